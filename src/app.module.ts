@@ -1,0 +1,57 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AttachmentsModule } from './attachments/attachments.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { HttpErrorFilter } from './common/errors/http-error.filter.js';
+import { createValidationPipe } from './common/validation/validation.pipe.js';
+import { CurrenciesModule } from './currencies/currencies.module.js';
+import type { TroveConfig } from './config/configuration.js';
+import { DatabaseModule } from './database/database.module.js';
+import { EntitiesModule } from './entities/entities.module.js';
+import { EntityTypesModule } from './entity-types/entity-types.module.js';
+import { GroupsModule } from './groups/groups.module.js';
+import { HealthModule } from './health/health.module.js';
+import { LabelsModule } from './labels/labels.module.js';
+import { MaintenanceModule } from './maintenance/maintenance.module.js';
+import { NotifiersModule } from './notifiers/notifiers.module.js';
+import { OidcModule } from './oidc/oidc.module.js';
+import { ProductsModule } from './products/products.module.js';
+import { StatusModule } from './status/status.module.js';
+import { TagsModule } from './tags/tags.module.js';
+import { TemplatesModule } from './templates/templates.module.js';
+import { UsersModule } from './users/users.module.js';
+
+@Module({})
+export class AppModule {
+  /** The whole application for a validated configuration and a database URL. */
+  static forRoot(config: TroveConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
+        DatabaseModule.forRoot(databaseUrl, config.database.poolSize),
+        AuthModule,
+        UsersModule,
+        OidcModule,
+        GroupsModule,
+        EntitiesModule,
+        EntityTypesModule,
+        TemplatesModule,
+        TagsModule,
+        MaintenanceModule,
+        AttachmentsModule,
+        LabelsModule,
+        NotifiersModule,
+        ProductsModule,
+        CurrenciesModule,
+        StatusModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

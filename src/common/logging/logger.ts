@@ -1,0 +1,44 @@
+import type { LoggerService } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
+import type { TroveConfig } from '../../config/configuration.js';
+
+/** The process's one structured logger: JSON lines, or readable lines with TROVE_LOG_FORMAT=text. */
+export function createLogger(log: TroveConfig['log']): Logger {
+  return pino({
+    level: log.level,
+    base: { service: 'trove' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+    transport:
+      log.format === 'text'
+        ? { target: 'pino-pretty', options: { colorize: false, singleLine: true } }
+        : undefined,
+  });
+}
+
+/** Lets Nest's own messages (start-up, route mapping, errors) go through the same logger. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.logger.info({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ context }, String(message));
+  }
+  fatal(message: unknown, context?: string): void {
+    this.logger.fatal({ context }, String(message));
+  }
+}

@@ -1,0 +1,220 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { config as loadDotenv } from 'dotenv';
+import { validateEnvironment } from './env.js';
+
+/** The typed view of the configuration; code reads these namespaces, never process.env. */
+export interface TroveConfig {
+  web: {
+    port: number;
+    host: string;
+    maxUploadBytes: number;
+    jsonBodyLimitBytes: number;
+    shutdownTimeoutMs: number;
+    trustProxy: boolean;
+  };
+  database: {
+    /** Set when an external PostgreSQL is used; otherwise the embedded server is started. */
+    url: string | undefined;
+    embeddedPort: number;
+    poolSize: number;
+  };
+  dataDir: string;
+  log: { level: string; format: 'json' | 'text' };
+  options: {
+    allowRegistration: boolean;
+    allowLocalLogin: boolean;
+    hostname: string;
+    demo: boolean;
+  };
+  auth: {
+    tokenSecret: string;
+    apiKeyPepper: string;
+    rateLimit: {
+      enabled: boolean;
+      windowMs: number;
+      maxAttempts: number;
+      baseBackoffMs: number;
+      maxBackoffMs: number;
+    };
+  };
+  build: { version: string; commit: string; buildTime: string };
+  oidc: {
+    enabled: boolean;
+    issuerUrl: string;
+    clientId: string;
+    clientSecret: string;
+    buttonText: string;
+    autoRedirect: boolean;
+    scope: string;
+    allowedGroups: string[];
+    groupClaim: string;
+    emailClaim: string;
+    nameClaim: string;
+    emailVerifiedClaim: string;
+    verifyEmail: boolean;
+    linkByEmail: boolean;
+    sharedGroup: string;
+    /** Provider group to role in the shared group. */
+    roleMapping: Record<string, 'owner' | 'user' | 'viewer'>;
+    stateExpiryMs: number;
+    requestTimeoutMs: number;
+  };
+  storage: {
+    driver: 'local' | 's3';
+    s3: {
+      endpoint: string;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
+  };
+  thumbnails: { enabled: boolean; width: number; height: number };
+  barcode: {
+    upcitemdbUrl: string;
+    upcitemdbKey: string;
+    openFoodFactsUrl: string;
+    timeoutMs: number;
+    cacheTtlMs: number;
+  };
+  /** CIDRs outbound requests may reach although private, loopback or link-local. */
+  outboundAllowNets: string[];
+  labelMaker: {
+    printCommand: string;
+    width: number;
+    height: number;
+    padding: number;
+    margin: number;
+    fontSize: number;
+    additionalInformation: string;
+  };
+}
+
+const MEGABYTE = 1024 * 1024;
+
+const splitList = (text: string): string[] =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+
+function packageVersion(): string {
+  const file = path.join(import.meta.dirname, '..', '..', 'package.json');
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/**
+ * Builds the configuration from an environment. With no argument it reads `process.env`
+ * after loading an optional `.env` file from the working directory.
+ */
+export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
+  if (raw === undefined) {
+    loadDotenv({ quiet: true });
+    raw = process.env;
+  }
+  const env = validateEnvironment(raw);
+  return {
+    web: {
+      port: env.TROVE_WEB_PORT,
+      host: env.TROVE_WEB_HOST,
+      maxUploadBytes: env.TROVE_WEB_MAX_UPLOAD_SIZE * MEGABYTE,
+      jsonBodyLimitBytes: 1 * MEGABYTE,
+      shutdownTimeoutMs: env.TROVE_WEB_SHUTDOWN_TIMEOUT * 1000,
+      trustProxy: env.TROVE_OPTIONS_TRUST_PROXY,
+    },
+    database: {
+      url: env.DATABASE_URL,
+      embeddedPort: env.TROVE_DATABASE_EMBEDDED_PORT,
+      poolSize: env.TROVE_DATABASE_POOL_SIZE,
+    },
+    dataDir: path.resolve(env.TROVE_DATA_DIR),
+    log: { level: env.TROVE_LOG_LEVEL, format: env.TROVE_LOG_FORMAT as 'json' | 'text' },
+    options: {
+      allowRegistration: env.TROVE_OPTIONS_ALLOW_REGISTRATION,
+      allowLocalLogin: env.TROVE_OPTIONS_ALLOW_LOCAL_LOGIN,
+      hostname: env.TROVE_OPTIONS_HOSTNAME,
+      demo: env.TROVE_DEMO,
+    },
+    auth: {
+      tokenSecret: env.TROVE_AUTH_TOKEN_SECRET,
+      apiKeyPepper: env.TROVE_AUTH_API_KEY_PEPPER,
+      rateLimit: {
+        enabled: env.TROVE_AUTH_RATE_LIMIT_ENABLED,
+        windowMs: env.TROVE_AUTH_RATE_LIMIT_WINDOW * 1000,
+        maxAttempts: env.TROVE_AUTH_RATE_LIMIT_MAX_ATTEMPTS,
+        baseBackoffMs: env.TROVE_AUTH_RATE_LIMIT_BASE_BACKOFF * 1000,
+        maxBackoffMs: env.TROVE_AUTH_RATE_LIMIT_MAX_BACKOFF * 1000,
+      },
+    },
+    build: {
+      version: packageVersion(),
+      commit: env.TROVE_BUILD_COMMIT,
+      buildTime: env.TROVE_BUILD_TIME,
+    },
+    oidc: {
+      enabled: env.TROVE_OIDC_ENABLED,
+      issuerUrl: env.TROVE_OIDC_ISSUER_URL,
+      clientId: env.TROVE_OIDC_CLIENT_ID,
+      clientSecret: env.TROVE_OIDC_CLIENT_SECRET,
+      buttonText: env.TROVE_OIDC_BUTTON_TEXT,
+      autoRedirect: env.TROVE_OIDC_AUTO_REDIRECT,
+      scope: env.TROVE_OIDC_SCOPE,
+      allowedGroups: splitList(env.TROVE_OIDC_ALLOWED_GROUPS),
+      groupClaim: env.TROVE_OIDC_GROUP_CLAIM,
+      emailClaim: env.TROVE_OIDC_EMAIL_CLAIM,
+      nameClaim: env.TROVE_OIDC_NAME_CLAIM,
+      emailVerifiedClaim: env.TROVE_OIDC_EMAIL_VERIFIED_CLAIM,
+      verifyEmail: env.TROVE_OIDC_VERIFY_EMAIL,
+      linkByEmail: env.TROVE_OIDC_LINK_BY_EMAIL,
+      sharedGroup: env.TROVE_OIDC_SHARED_GROUP.trim(),
+      roleMapping: Object.fromEntries(
+        splitList(env.TROVE_OIDC_ROLE_MAPPING).map((pair) => {
+          const [group, role] = pair.split('=').map((part) => part.trim());
+          return [group, role as 'owner' | 'user' | 'viewer'];
+        }),
+      ),
+      stateExpiryMs: env.TROVE_OIDC_STATE_EXPIRY * 1000,
+      requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
+    },
+    storage: {
+      driver: env.TROVE_STORAGE_DRIVER as 'local' | 's3',
+      s3: {
+        endpoint: env.TROVE_STORAGE_S3_ENDPOINT,
+        bucket: env.TROVE_STORAGE_S3_BUCKET,
+        region: env.TROVE_STORAGE_S3_REGION,
+        accessKeyId: env.TROVE_STORAGE_S3_ACCESS_KEY_ID,
+        secretAccessKey: env.TROVE_STORAGE_S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.TROVE_STORAGE_S3_FORCE_PATH_STYLE,
+        prefix: env.TROVE_STORAGE_S3_PREFIX,
+      },
+    },
+    thumbnails: {
+      enabled: env.TROVE_THUMBNAIL_ENABLED,
+      width: env.TROVE_THUMBNAIL_WIDTH,
+      height: env.TROVE_THUMBNAIL_HEIGHT,
+    },
+    barcode: {
+      upcitemdbUrl: env.TROVE_BARCODE_UPCITEMDB_URL.replace(/\/+$/, ''),
+      upcitemdbKey: env.TROVE_BARCODE_UPCITEMDB_KEY,
+      openFoodFactsUrl: env.TROVE_BARCODE_OPENFOODFACTS_URL.replace(/\/+$/, ''),
+      timeoutMs: env.TROVE_BARCODE_TIMEOUT * 1000,
+      cacheTtlMs: env.TROVE_BARCODE_CACHE_TTL * 1000,
+    },
+    outboundAllowNets: env.TROVE_OUTBOUND_ALLOW_NETS.split(';')
+      .map((net) => net.trim())
+      .filter((net) => net !== ''),
+    labelMaker: {
+      printCommand: env.TROVE_LABEL_MAKER_PRINT_COMMAND,
+      width: env.TROVE_LABEL_MAKER_WIDTH,
+      height: env.TROVE_LABEL_MAKER_HEIGHT,
+      padding: env.TROVE_LABEL_MAKER_PADDING,
+      margin: env.TROVE_LABEL_MAKER_MARGIN,
+      fontSize: env.TROVE_LABEL_MAKER_FONT_SIZE,
+      additionalInformation: env.TROVE_LABEL_MAKER_ADDITIONAL_INFORMATION,
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError, validateEnvironment } from './env.js';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    validateEnvironment(env);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('validateEnvironment', () => {
+  it('applies defaults for an empty environment', () => {
+    const env = validateEnvironment({});
+    expect(env.TROVE_WEB_PORT).toBe(7745);
+    expect(env.TROVE_DATA_DIR).toBe('./data');
+    expect(env.TROVE_OPTIONS_ALLOW_REGISTRATION).toBe(true);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('reads numbers and booleans, and treats empty values as unset', () => {
+    const env = validateEnvironment({
+      TROVE_WEB_PORT: '8080',
+      TROVE_OPTIONS_ALLOW_REGISTRATION: 'FALSE',
+      TROVE_DEMO: '1',
+      TROVE_WEB_MAX_UPLOAD_SIZE: '',
+    });
+    expect(env.TROVE_WEB_PORT).toBe(8080);
+    expect(env.TROVE_OPTIONS_ALLOW_REGISTRATION).toBe(false);
+    expect(env.TROVE_DEMO).toBe(true);
+    expect(env.TROVE_WEB_MAX_UPLOAD_SIZE).toBe(10);
+  });
+
+  it('lets an empty provider URL switch the provider off', () => {
+    const env = validateEnvironment({
+      TROVE_BARCODE_UPCITEMDB_URL: '',
+      TROVE_BARCODE_OPENFOODFACTS_URL: '',
+    });
+    expect(env.TROVE_BARCODE_UPCITEMDB_URL).toBe('');
+    expect(env.TROVE_BARCODE_OPENFOODFACTS_URL).toBe('');
+    expect(validateEnvironment({}).TROVE_BARCODE_UPCITEMDB_URL).toMatch(/^https:/);
+  });
+
+  it('names every bad key at once', () => {
+    const problems = problemsOf({
+      TROVE_WEB_PORT: 'eighty',
+      TROVE_OPTIONS_ALLOW_REGISTRATION: 'maybe',
+      TROVE_LOG_LEVEL: 'loud',
+    });
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toBe('TROVE_WEB_PORT: must be an integer number (got "eighty")');
+    expect(problems[1]).toMatch(/^TROVE_LOG_LEVEL: /);
+    expect(problems[2]).toMatch(/^TROVE_OPTIONS_ALLOW_REGISTRATION: .*got "maybe"/);
+  });
+
+  it('never prints a secret value', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    expect(problems).toEqual([
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL (value hidden)',
+    ]);
+    expect(problems.join()).not.toContain('hunter2');
+  });
+
+  it('requires the OIDC provider settings only when OIDC is enabled', () => {
+    expect(problemsOf({ TROVE_OIDC_ENABLED: 'false' })).toEqual([]);
+    const problems = problemsOf({ TROVE_OIDC_ENABLED: 'true' });
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'TROVE_OIDC_ISSUER_URL',
+      'TROVE_OIDC_CLIENT_ID',
+      'TROVE_OIDC_CLIENT_SECRET',
+    ]);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable, in the order env.ts declares them', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { EnvironmentVariables } = await import('./env.js');
+    const listed = readFileSync('.env.example', 'utf8')
+      .split('\n')
+      .map((line) => /^#?\s*([A-Z][A-Z0-9_]+)=/.exec(line)?.[1])
+      .filter((name): name is string => name !== undefined);
+    expect(listed).toEqual(Object.keys(new EnvironmentVariables()));
+  });
+});

@@ -1,0 +1,465 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+
+/** Reads "true"/"false"/"1"/"0" (any case) as booleans; anything else stays as given and fails @IsBoolean. */
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim().toLowerCase();
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  return value;
+};
+
+/** Reads an integer written in decimal; anything else stays a string and fails @IsInt. */
+const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const toTrimmed = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim() : value;
+
+/**
+ * Every environment variable Trove reads, declared once with its default.
+ * `.env.example` lists the same variables in the same order.
+ */
+export class EnvironmentVariables {
+  // --- Web server -------------------------------------------------------------------------
+
+  /** TCP port the HTTP server listens on. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  TROVE_WEB_PORT = 7745;
+
+  /** Address to bind; empty means every interface. */
+  @IsString()
+  TROVE_WEB_HOST = '';
+
+  /** Largest accepted upload in megabytes; JSON bodies are capped at 1 MB. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(10240)
+  TROVE_WEB_MAX_UPLOAD_SIZE = 10;
+
+  /** Seconds to wait for in-flight requests on shutdown before closing anyway. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  TROVE_WEB_SHUTDOWN_TIMEOUT = 8;
+
+  // --- Storage and database ---------------------------------------------------------------
+
+  /** Directory for the embedded database and local files. */
+  @IsString()
+  @MinLength(1)
+  TROVE_DATA_DIR = './data';
+
+  /** PostgreSQL connection URL; unset means Trove starts its embedded PostgreSQL. */
+  @IsOptional()
+  @Transform(toTrimmed)
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string = undefined;
+
+  /** Port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one at each start. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  TROVE_DATABASE_EMBEDDED_PORT = 0;
+
+  /** Connections in the database pool. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  TROVE_DATABASE_POOL_SIZE = 10;
+
+  // --- Logging ----------------------------------------------------------------------------
+
+  /** Lowest level written to the log. */
+  @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+  TROVE_LOG_LEVEL = 'info';
+
+  /** `json` for one JSON object a line, `text` for human-readable lines. */
+  @IsIn(['json', 'text'])
+  TROVE_LOG_FORMAT = 'json';
+
+  // --- Options ----------------------------------------------------------------------------
+
+  /** Lets anyone register without an invitation. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OPTIONS_ALLOW_REGISTRATION = true;
+
+  /** Allows local (e-mail and password) login and registration. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OPTIONS_ALLOW_LOCAL_LOGIN = true;
+
+  /** Public base URL or host name, used for redirects and links; empty means the request's host. */
+  @IsString()
+  TROVE_OPTIONS_HOSTNAME = '';
+
+  /** Honour X-Forwarded-For and X-Forwarded-Proto from a reverse proxy. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OPTIONS_TRUST_PROXY = false;
+
+  /** Demo mode, reported by the status endpoint. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_DEMO = false;
+
+  // --- Authentication ---------------------------------------------------------------------
+
+  /** Key that signs session tokens (at least 32 characters); empty means one generated and kept in the database. */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_AUTH_TOKEN_SECRET !== '')
+  @IsString()
+  @MinLength(32)
+  TROVE_AUTH_TOKEN_SECRET = '';
+
+  /** Key of the API key hashes (at least 32 characters); empty means one generated and kept in the database. */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_AUTH_API_KEY_PEPPER !== '')
+  @IsString()
+  @MinLength(32)
+  TROVE_AUTH_API_KEY_PEPPER = '';
+
+  /** Throttles failed sign-ins per account and per client address. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_AUTH_RATE_LIMIT_ENABLED = true;
+
+  /** Seconds over which failed sign-ins are counted. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  TROVE_AUTH_RATE_LIMIT_WINDOW = 60;
+
+  /** Failed sign-ins of one account within the window before it is locked (an address gets four times as many). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  TROVE_AUTH_RATE_LIMIT_MAX_ATTEMPTS = 5;
+
+  /** Seconds of the first lock; each further failure doubles it. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  TROVE_AUTH_RATE_LIMIT_BASE_BACKOFF = 10;
+
+  /** Longest lock in seconds. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  TROVE_AUTH_RATE_LIMIT_MAX_BACKOFF = 300;
+
+  // --- Attachments ------------------------------------------------------------------------
+
+  /** Where attachment files live: `local` (under TROVE_DATA_DIR) or `s3` (an S3-compatible store). */
+  @IsIn(['local', 's3'])
+  TROVE_STORAGE_DRIVER = 'local';
+
+  /** S3 endpoint URL, e.g. http://minio:9000; empty means AWS. */
+  @IsString()
+  TROVE_STORAGE_S3_ENDPOINT = '';
+
+  /** S3 bucket; required with the s3 driver. */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_STORAGE_DRIVER === 's3')
+  @IsString()
+  @MinLength(1)
+  TROVE_STORAGE_S3_BUCKET = '';
+
+  /** S3 region. */
+  @IsString()
+  TROVE_STORAGE_S3_REGION = 'us-east-1';
+
+  /** S3 access key id; empty uses the SDK's default credential chain. */
+  @IsString()
+  TROVE_STORAGE_S3_ACCESS_KEY_ID = '';
+
+  /** S3 secret access key. */
+  @IsString()
+  TROVE_STORAGE_S3_SECRET_ACCESS_KEY = '';
+
+  /** Address buckets by path (most self-hosted S3 servers need this). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_STORAGE_S3_FORCE_PATH_STYLE = true;
+
+  /** Key prefix inside the bucket. */
+  @IsString()
+  TROVE_STORAGE_S3_PREFIX = '';
+
+  /** Make WebP thumbnails of photos. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_THUMBNAIL_ENABLED = true;
+
+  /** Largest thumbnail width in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(16)
+  @Max(4096)
+  TROVE_THUMBNAIL_WIDTH = 500;
+
+  /** Largest thumbnail height in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(16)
+  @Max(4096)
+  TROVE_THUMBNAIL_HEIGHT = 500;
+
+  // --- Product barcode search --------------------------------------------------------------
+
+  /** Base URL of a UPCitemdb-style lookup (`<url>/lookup?upc=`); empty disables it. */
+  @IsString()
+  TROVE_BARCODE_UPCITEMDB_URL = 'https://api.upcitemdb.com/prod/trial';
+
+  /** Key for the UPCitemdb-style provider, sent as the `user_key` header when set. */
+  @IsString()
+  TROVE_BARCODE_UPCITEMDB_KEY = '';
+
+  /** Base URL of an Open Food Facts-style lookup (`<url>/api/v2/product/<code>.json`); empty disables it. */
+  @IsString()
+  TROVE_BARCODE_OPENFOODFACTS_URL = 'https://world.openfoodfacts.org';
+
+  /** Seconds before a provider request times out. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(120)
+  TROVE_BARCODE_TIMEOUT = 10;
+
+  /** Seconds a barcode search result is kept. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(604800)
+  TROVE_BARCODE_CACHE_TTL = 3600;
+
+  /** `;`-separated CIDRs that outbound requests may reach although private, loopback or link-local. */
+  @IsString()
+  TROVE_OUTBOUND_ALLOW_NETS = '';
+
+  // --- Build information (normally set by the image build) ---------------------------------
+
+  /** Commit the running build was made from. */
+  @IsString()
+  TROVE_BUILD_COMMIT = '';
+
+  /** Time the running build was made (RFC 3339). */
+  @IsString()
+  TROVE_BUILD_TIME = '';
+
+  // --- OpenID Connect single sign-on ------------------------------------------------------
+
+  /** Enables sign-in through an OpenID Connect provider. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OIDC_ENABLED = false;
+
+  /** Issuer URL of the provider (discovery document at /.well-known/openid-configuration). */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_OIDC_ENABLED)
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  TROVE_OIDC_ISSUER_URL = '';
+
+  /** Client id registered at the provider. */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_OIDC_ENABLED)
+  @IsString()
+  @MinLength(1)
+  TROVE_OIDC_CLIENT_ID = '';
+
+  /** Client secret registered at the provider. */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_OIDC_ENABLED)
+  @IsString()
+  @MinLength(1)
+  TROVE_OIDC_CLIENT_SECRET = '';
+
+  /** Text of the sign-in button in clients. */
+  @IsString()
+  TROVE_OIDC_BUTTON_TEXT = 'Sign in with OIDC';
+
+  /** Tells clients to go straight to the provider. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OIDC_AUTO_REDIRECT = false;
+
+  /** Scopes requested from the provider. */
+  @IsString()
+  TROVE_OIDC_SCOPE = 'openid profile email';
+
+  /** Comma-separated provider groups allowed to sign in; empty allows everyone. */
+  @IsString()
+  TROVE_OIDC_ALLOWED_GROUPS = '';
+
+  /** Claim holding the user's groups at the provider. */
+  @IsString()
+  TROVE_OIDC_GROUP_CLAIM = 'groups';
+
+  /** Claim holding the e-mail address. */
+  @IsString()
+  TROVE_OIDC_EMAIL_CLAIM = 'email';
+
+  /** Claim holding the display name. */
+  @IsString()
+  TROVE_OIDC_NAME_CLAIM = 'name';
+
+  /** Claim telling whether the e-mail address is verified. */
+  @IsString()
+  TROVE_OIDC_EMAIL_VERIFIED_CLAIM = 'email_verified';
+
+  /** Refuse sign-in unless the provider says the e-mail address is verified. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OIDC_VERIFY_EMAIL = false;
+
+  /** Attach a provider identity to an existing local account with the same verified e-mail. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OIDC_LINK_BY_EMAIL = true;
+
+  /** Name of a Trove group that every single sign-on user joins; empty gives each new user a group of their own. */
+  @IsString()
+  TROVE_OIDC_SHARED_GROUP = '';
+
+  /** Provider group to role in the shared group, e.g. `it-admins=owner,staff=user,auditors=viewer`. */
+  @Matches(/^$|^\s*[^=,]+=(owner|user|viewer)\s*(,\s*[^=,]+=(owner|user|viewer)\s*)*$/, {
+    message: 'must be a comma-separated list of <group>=<owner|user|viewer>',
+  })
+  TROVE_OIDC_ROLE_MAPPING = '';
+
+  /** Seconds a sign-in at the provider may take (state, nonce and PKCE verifier live this long). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(30)
+  @Max(3600)
+  TROVE_OIDC_STATE_EXPIRY = 600;
+
+  /** Seconds before a request to the provider times out. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  TROVE_OIDC_REQUEST_TIMEOUT = 30;
+
+  // --- Labels -----------------------------------------------------------------------------
+
+  /** Command that prints a label; `{{.FileName}}` is replaced by the PNG's path. Empty disables printing. */
+  @IsString()
+  TROVE_LABEL_MAKER_PRINT_COMMAND = '';
+
+  /** Label width in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(4000)
+  TROVE_LABEL_MAKER_WIDTH = 526;
+
+  /** Label height in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(50)
+  @Max(4000)
+  TROVE_LABEL_MAKER_HEIGHT = 200;
+
+  /** Space between the label's parts in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(500)
+  TROVE_LABEL_MAKER_PADDING = 32;
+
+  /** Margin around the label in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(500)
+  TROVE_LABEL_MAKER_MARGIN = 32;
+
+  /** Title font size in pixels. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(6)
+  @Max(300)
+  TROVE_LABEL_MAKER_FONT_SIZE = 32;
+
+  /** An extra line printed on every label. */
+  @IsString()
+  TROVE_LABEL_MAKER_ADDITIONAL_INFORMATION = '';
+}
+
+/** Variables where an empty value means "none" (a provider switched off), not the default. */
+export const EMPTY_IS_A_VALUE: ReadonlySet<string> = new Set([
+  'TROVE_BARCODE_UPCITEMDB_URL',
+  'TROVE_BARCODE_OPENFOODFACTS_URL',
+]);
+
+/** Names whose values are never printed, even in an error message. */
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'DATABASE_URL',
+  'TROVE_AUTH_TOKEN_SECRET',
+  'TROVE_AUTH_API_KEY_PEPPER',
+  'TROVE_OIDC_CLIENT_SECRET',
+  'TROVE_STORAGE_S3_SECRET_ACCESS_KEY',
+  'TROVE_BARCODE_UPCITEMDB_KEY',
+]);
+
+const KIND_CONSTRAINTS = new Set(['isInt', 'isBoolean', 'isIn', 'matches', 'isUrl', 'isString']);
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+/**
+ * Validates the raw environment. Unknown variables are ignored; empty strings count as unset,
+ * so `TROVE_WEB_PORT=` falls back to the default, except for EMPTY_IS_A_VALUE. Throws a ConfigurationError naming every bad
+ * key, never echoing a secret's value.
+ */
+export function validateEnvironment(raw: NodeJS.ProcessEnv): EnvironmentVariables {
+  const defaults = new EnvironmentVariables();
+  const given: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults)) {
+    const value = raw[key];
+    if (value !== undefined && (value !== '' || EMPTY_IS_A_VALUE.has(key))) given[key] = value;
+  }
+  const env = plainToInstance(EnvironmentVariables, given, { exposeDefaultValues: true });
+  const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const problems = errors.map((error) => {
+      const constraints = Object.entries(error.constraints ?? {});
+      // A value of the wrong kind fails range checks too; the kind is what to report.
+      const kind = constraints.filter(([name]) => KIND_CONSTRAINTS.has(name));
+      const reasons = (kind.length > 0 ? kind : constraints)
+        .map(([, message]) => message.replace(`${error.property} `, ''))
+        .join('; ');
+      const shown = SECRET_VARIABLES.has(error.property)
+        ? 'value hidden'
+        : `got "${String(error.value)}"`;
+      return `${error.property}: ${reasons} (${shown})`;
+    });
+    throw new ConfigurationError(problems);
+  }
+  return env;
+}

@@ -1,0 +1,26 @@
+import pg from 'pg';
+import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from './migrations/index.js';
+import { RECORDS } from './records.js';
+import { SnakeNamingStrategy } from './snake-naming.strategy.js';
+
+/** `date` columns stay `YYYY-MM-DD` strings; pg's default makes local-midnight Dates. */
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
+/** The one options builder used by the app, the migration command and the tests. */
+export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: RECORDS,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    namingStrategy: new SnakeNamingStrategy(),
+    uuidExtension: 'pgcrypto',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+  };
+}

@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { createLogger } from '../common/logging/logger.js';
+import { loadConfig } from '../config/configuration.js';
+import { buildDataSourceOptions } from './data-source-options.js';
+import { startDatabaseServer } from './database-server.js';
+import { runMigrations } from './migrate.js';
+
+/** `npm run migration:run`: applies pending migrations to the configured database and exits. */
+const config = loadConfig();
+const logger = createLogger(config.log);
+const database = await startDatabaseServer(config, (line) => logger.debug(line));
+try {
+  const dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+  const applied = await runMigrations(dataSource);
+  await dataSource.destroy();
+  logger.info(
+    { applied: applied.map((migration) => migration.name) },
+    `applied ${applied.length} migration(s)`,
+  );
+} finally {
+  await database.stop();
+}

@@ -1,0 +1,13 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateSchema1795219200000 } from './1795219200000-CreateSchema.js';
+import { AddEntitySearch1795219260000 } from './1795219260000-AddEntitySearch.js';
+import { AddEntityCountIndex1795219320000 } from './1795219320000-AddEntityCountIndex.js';
+import { AddAttachmentPathIndex1795219380000 } from './1795219380000-AddAttachmentPathIndex.js';
+
+/** Every migration, oldest first. A merged migration is never edited; fix forward. */
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+  CreateSchema1795219200000,
+  AddEntitySearch1795219260000,
+  AddEntityCountIndex1795219320000,
+  AddAttachmentPathIndex1795219380000,
+];

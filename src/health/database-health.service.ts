@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+const PING_TIMEOUT_MS = 2000;
+
+/** Tells whether the database answers a trivial query within a short time. */
+@Injectable()
+export class DatabaseHealthService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async isHealthy(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+    });
+    const ping = this.dataSource
+      .query('SELECT 1')
+      .then(() => true)
+      .catch(() => false);
+    try {
+      return await Promise.race([ping, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

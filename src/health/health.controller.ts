@@ -1,0 +1,31 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/decorators/public.decorator.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { DatabaseHealthService } from './database-health.service.js';
+import { HealthDto } from './health.dto.js';
+
+@ApiTags('health')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(private readonly databaseHealth: DatabaseHealthService) {}
+
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process is up and serving HTTP' })
+  @ApiOkResponse({ type: HealthDto })
+  getLiveness(): HealthDto {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOkResponse({ type: HealthDto })
+  @ApiErrors(503)
+  async getReadiness(): Promise<HealthDto> {
+    if (!(await this.databaseHealth.isHealthy())) {
+      throw new ServiceUnavailableException('database is not reachable');
+    }
+    return { status: 'ok' };
+  }
+}

@@ -1,0 +1,73 @@
+import 'reflect-metadata';
+import { createApp } from './app.factory.js';
+import { createLogger } from './common/logging/logger.js';
+import { ConfigurationError } from './config/env.js';
+import { loadConfig, type TroveConfig } from './config/configuration.js';
+import { startDatabaseServer, type DatabaseServer } from './database/database-server.js';
+
+async function bootstrap(): Promise<void> {
+  const startedAt = performance.now();
+  let config: TroveConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.log);
+  const databaseLog = logger.child({ component: 'embedded-postgres' });
+
+  let database: DatabaseServer | undefined;
+  try {
+    database = await startDatabaseServer(config, (line) => databaseLog.debug(line));
+    logger.info(
+      { embedded: database.embedded, dataDir: config.dataDir },
+      database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',
+    );
+    const app = await createApp(config, database.url, logger);
+    if (config.web.host) await app.listen(config.web.port, config.web.host);
+    else await app.listen(config.web.port);
+    logger.info(
+      {
+        url: await app.getUrl(),
+        swagger: `${await app.getUrl()}/swagger`,
+        startupMs: Math.round(performance.now() - startedAt),
+      },
+      'Trove is listening',
+    );
+
+    let stopping = false;
+    const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down: finishing in-flight requests');
+      const deadline = setTimeout(() => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, config.web.shutdownTimeoutMs);
+      deadline.unref();
+      try {
+        await app.close();
+        await database?.stop();
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      } catch (error) {
+        logger.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      }
+    };
+    process.on('SIGTERM', (signal) => void shutdown(signal));
+    process.on('SIGINT', (signal) => void shutdown(signal));
+  } catch (error) {
+    logger.fatal({ err: error }, 'Trove could not start');
+    await database?.stop().catch(() => undefined);
+    logger.flush();
+    process.exit(1);
+  }
+}
+
+void bootstrap();

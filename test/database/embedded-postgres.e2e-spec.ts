@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+
+const serverProcesses = (dataDir: string): string[] => {
+  const output = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return output.split('\n').filter((line) => line.includes(`-D ${dataDir}/postgres`));
+};
+
+const query = async (url: string, sql: string): Promise<unknown[]> => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as unknown[];
+  } finally {
+    await client.end();
+  }
+};
+
+describe('embedded PostgreSQL', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'trove-embedded-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('initialises a cluster, keeps its data across restarts, and leaves no process behind', async () => {
+    const first = await EmbeddedPostgres.start({ dataDir, port: 0, log: () => undefined });
+    expect(existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+    await query(first.url, 'CREATE TABLE kept (value text)');
+    await query(first.url, "INSERT INTO kept VALUES ('still here')");
+    const [{ server_version_num }] = (await query(first.url, 'SHOW server_version_num')) as {
+      server_version_num: string;
+    }[];
+    expect(Number(server_version_num)).toBeGreaterThanOrEqual(130000);
+    await first.stop();
+    expect(serverProcesses(dataDir)).toEqual([]);
+
+    const second = await EmbeddedPostgres.start({ dataDir, port: 0, log: () => undefined });
+    expect(await query(second.url, 'SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
+    await second.stop();
+    expect(serverProcesses(dataDir)).toEqual([]);
+  });
+
+  it('lowers and matches non-ASCII text case-insensitively', async () => {
+    const server = await EmbeddedPostgres.start({ dataDir, port: 0, log: () => undefined });
+    try {
+      expect(
+        await query(server.url, "SELECT lower('ÄRGER Ş') AS v, 'Über' ILIKE 'über' AS m"),
+      ).toEqual([{ v: 'ärger ş', m: true }]);
+    } finally {
+      await server.stop();
+    }
+  });
+});

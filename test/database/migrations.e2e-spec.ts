@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { runMigrations } from '../../src/database/migrate.js';
+import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+const tablesOf = async (dataSource: DataSource): Promise<string[]> => {
+  const rows: { table_name: string }[] = await dataSource.query(
+    `SELECT table_name FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  return rows.map((row) => row.table_name);
+};
+
+describe('migrations', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ empty: true });
+    dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('build the whole stored schema on an empty database, leaving nothing for the schema builder', async () => {
+    const applied = await runMigrations(dataSource);
+    expect(applied.map((migration) => migration.name)).toEqual(
+      MIGRATIONS.map((migration) => new migration().name),
+    );
+    expect(await tablesOf(dataSource)).toEqual([
+      'api_keys',
+      'attachments',
+      'auth_roles',
+      'auth_tokens',
+      'entities',
+      'entity_fields',
+      'entity_tags',
+      'entity_templates',
+      'entity_types',
+      'group_invitation_tokens',
+      'group_memberships',
+      'groups',
+      'login_attempts',
+      'maintenance_entries',
+      'migrations',
+      'notifiers',
+      'server_secrets',
+      'tags',
+      'template_fields',
+      'users',
+    ]);
+
+    const pending = await dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+  });
+
+  it('index every foreign key column', async () => {
+    const unindexed: { table_name: string; column_name: string }[] = await dataSource.query(`
+      SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
+      FROM pg_constraint c
+      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+      WHERE c.contype = 'f'
+        AND NOT EXISTS (
+          SELECT 1 FROM pg_index i
+          WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1]
+        )`);
+    expect(unindexed).toEqual([]);
+  });
+
+  it('do nothing when run again', async () => {
+    expect(await runMigrations(dataSource)).toEqual([]);
+  });
+
+  it('revert to an empty database', async () => {
+    for (let i = 0; i < MIGRATIONS.length; i++) await dataSource.undoLastMigration();
+    expect(await tablesOf(dataSource)).toEqual(['migrations']);
+  });
+});
+
+describe('migrations started by several instances at once', () => {
+  let database: TestDatabase;
+  const dataSources: DataSource[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ empty: true });
+    for (let i = 0; i < 3; i++) {
+      dataSources.push(await new DataSource(buildDataSourceOptions(database.url, 2)).initialize());
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(dataSources.map((dataSource) => dataSource.destroy()));
+    await database.drop();
+  });
+
+  it('apply each migration exactly once', async () => {
+    const results = await Promise.all(dataSources.map((dataSource) => runMigrations(dataSource)));
+    const applied = results.flat().map((migration) => migration.name);
+    expect(applied).toEqual(MIGRATIONS.map((migration) => new migration().name));
+    const rows: { name: string }[] = await dataSources[0].query('SELECT name FROM migrations');
+    expect(rows).toHaveLength(MIGRATIONS.length);
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import pg from 'pg';
+import supertest from 'supertest';
+import { createApp } from '../../src/app.factory.js';
+import { createLogger } from '../../src/common/logging/logger.js';
+import { loadConfig, type TroveConfig } from '../../src/config/configuration.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestApp {
+  readonly app: NestExpressApplication;
+  readonly config: TroveConfig;
+  readonly database: TestDatabase;
+  /** `http://127.0.0.1:<port>` of the listening app. */
+  readonly baseUrl: string;
+  /** supertest bound to the real listening port. */
+  readonly http: ReturnType<typeof supertest>;
+  /** Runs SQL on the app's database (to check what was stored, or to age a row). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real application (the same `createApp` as `main.ts`) on a random port, with a
+ * fresh database that the app migrates at start-up. `env` overrides configuration variables.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'trove-test-'));
+  const config = loadConfig({
+    TROVE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    TROVE_DATA_DIR: dataDir,
+    TROVE_DATABASE_POOL_SIZE: '4',
+    // Tests never reach real barcode providers; the ones that need providers start stand-ins.
+    TROVE_BARCODE_UPCITEMDB_URL: '',
+    TROVE_BARCODE_OPENFOODFACTS_URL: '',
+    ...env,
+  });
+  const app = await createApp(config, database.url, createLogger(config.log));
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    config,
+    database,
+    baseUrl,
+    http: supertest(baseUrl),
+    query: async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows as T[];
+      } finally {
+        await client.end();
+      }
+    },
+    close: async () => {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
