@@ -1,0 +1,101 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import type { TroveConfig } from '../config/configuration.js';
+import { ApiKeyRecord } from './api-key.record.js';
+import type { AuthIdentity } from './auth-user.js';
+import type { ApiKeyCreatedDto, ApiKeyDto, CreateApiKeyDto } from './dto/api-key.dto.js';
+import { IdentityRepository } from './identity.repository.js';
+import { ServerSecretsService } from './server-secrets.service.js';
+
+export const API_KEY_PREFIX = 'trove_';
+const API_KEY_PEPPER = 'api-key-pepper';
+const DEFAULT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+/** lastUsedAt is written at most this often per key, so a busy script does not write on every call. */
+const LAST_USED_PRECISION_MS = 60 * 1000;
+
+export const isApiKey = (token: string): boolean => token.startsWith(API_KEY_PREFIX);
+
+const toApiKeyDto = (record: ApiKeyRecord): ApiKeyDto => ({
+  id: record.id,
+  userId: record.userId,
+  name: record.name,
+  createdAt: record.createdAt.toISOString(),
+  expiresAt: record.expiresAt?.toISOString() ?? null,
+  lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
+});
+
+/** Long-lived keys for scripts: shown once, stored as an HMAC keyed with the server's pepper. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectRepository(ApiKeyRecord) private readonly keys: Repository<ApiKeyRecord>,
+    private readonly secrets: ServerSecretsService,
+    private readonly identities: IdentityRepository,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  private async hash(key: string): Promise<Buffer> {
+    const pepper = await this.secrets.get(
+      API_KEY_PEPPER,
+      this.config.get('auth', { infer: true }).apiKeyPepper,
+    );
+    return createHmac('sha256', pepper).update(key).digest();
+  }
+
+  async list(caller: AuthIdentity): Promise<ApiKeyDto[]> {
+    const records = await this.keys.find({
+      where: { userId: caller.id },
+      order: { createdAt: 'DESC', id: 'ASC' },
+    });
+    return records.map(toApiKeyDto);
+  }
+
+  async create(caller: AuthIdentity, dto: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
+    const token = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+    const expiresAt =
+      dto.expiresAt === undefined
+        ? new Date(Date.now() + DEFAULT_LIFETIME_MS)
+        : dto.expiresAt === null
+          ? null
+          : new Date(dto.expiresAt);
+    const record = await this.keys.save(
+      this.keys.create({
+        userId: caller.id,
+        name: dto.name,
+        keyHash: await this.hash(token),
+        expiresAt,
+        lastUsedAt: null,
+      }),
+    );
+    return { ...toApiKeyDto(record), token };
+  }
+
+  async remove(caller: AuthIdentity, id: string): Promise<void> {
+    const result = await this.keys.delete({ id, userId: caller.id });
+    if (!result.affected) throw new NotFoundException(`API key ${id} not found`);
+  }
+
+  /** The identity an API key stands for, or undefined for an unknown or expired key. */
+  async identify(key: string, tenant: string | undefined): Promise<AuthIdentity | undefined> {
+    const stored = await this.identities.findByApiKeyHash(await this.hash(key), tenant);
+    if (!stored) return undefined;
+    await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: () => 'now()' })
+      .where('id = :id', { id: stored.keyId })
+      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', {
+        stale: new Date(Date.now() - LAST_USED_PRECISION_MS),
+      })
+      .execute();
+    return {
+      id: stored.userId,
+      credential: { kind: 'apiKey', keyId: stored.keyId },
+      tokenRoles: ['user'],
+      tenant: stored.tenant,
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, type Relation } from 'typeorm';
+import { TimestampedRecord } from '../database/timestamped.record.js';
+import { UserRecord } from '../users/user.record.js';
+import { AuthRoleRecord } from './auth-role.record.js';
+
+/** A sign-in session; only the SHA-256 of its secret is kept, so deleting the row revokes it. */
+@Entity('auth_tokens')
+export class AuthTokenRecord extends TimestampedRecord {
+  @Index()
+  @Column('uuid')
+  userId: string;
+
+  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @JoinColumn()
+  user?: Relation<UserRecord>;
+
+  @Column({ type: 'bytea', unique: true })
+  tokenHash: Buffer;
+
+  @Index()
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @OneToMany(() => AuthRoleRecord, (role) => role.token)
+  roles?: Relation<AuthRoleRecord>[];
+}

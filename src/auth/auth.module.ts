@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyRecord } from './api-key.record.js';
+import { ApiKeysController } from './api-keys.controller.js';
+import { ApiKeysService } from './api-keys.service.js';
+import { ExpiredCredentialsPurgeService } from './expired-credentials-purge.service.js';
+import { AuthenticationGuard } from './guards/authentication.guard.js';
+import { GroupAccessGuard } from './guards/group-access.guard.js';
+import { IdentityRepository } from './identity.repository.js';
+import { JwtStrategy } from './jwt.strategy.js';
+import { LoginThrottleService } from './login-throttle.service.js';
+import { PasswordsService } from './passwords.service.js';
+import { ServerSecretRecord } from './server-secret.record.js';
+import { ServerSecretsService } from './server-secrets.service.js';
+import { SessionsService } from './sessions.service.js';
+
+/**
+ * Tokens, API keys, passwords and sign-in throttling, and the two global guards: every route is
+ * authenticated unless @Public(), and group routes admit only the roles they allow.
+ */
+@Module({
+  imports: [PassportModule, TypeOrmModule.forFeature([ApiKeyRecord, ServerSecretRecord])],
+  controllers: [ApiKeysController],
+  providers: [
+    ServerSecretsService,
+    PasswordsService,
+    IdentityRepository,
+    SessionsService,
+    ApiKeysService,
+    LoginThrottleService,
+    ExpiredCredentialsPurgeService,
+    JwtStrategy,
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: GroupAccessGuard },
+  ],
+  exports: [SessionsService, PasswordsService, LoginThrottleService, ServerSecretsService],
+})
+export class AuthModule {}

@@ -1,0 +1,122 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import jwt from 'jsonwebtoken';
+import { DataSource, In, Not } from 'typeorm';
+import { sha256 } from '../common/security/sha256.js';
+import type { TroveConfig } from '../config/configuration.js';
+import { AuthRoleRecord } from './auth-role.record.js';
+import { AuthTokenRecord } from './auth-token.record.js';
+import type { AuthIdentity } from './auth-user.js';
+import { IdentityRepository } from './identity.repository.js';
+import { ServerSecretsService } from './server-secrets.service.js';
+
+export const TOKEN_ISSUER = 'trove';
+export const TOKEN_SIGNING_KEY = 'token-signing-key';
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 7 * DAY_MS;
+export const LONG_SESSION_LIFETIME_MS = 28 * DAY_MS;
+
+/** Claims of Trove's tokens besides the registered ones (sub = user, jti = stored token row). */
+export interface TokenClaims {
+  sub: string;
+  jti: string;
+  typ: 'session' | 'attachment';
+}
+
+export interface IssuedSession {
+  sessionId: string;
+  token: string;
+  attachmentToken: string;
+  expiresAt: Date;
+}
+
+/**
+ * Sign-in sessions: each is a signed JWT naming a stored `auth_tokens` row that holds the
+ * token's SHA-256, so deleting the row revokes the token at once. A session comes with an
+ * attachment token (role `attachments`) that only downloads accept.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: ServerSecretsService,
+    private readonly identities: IdentityRepository,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  signingKey(): Promise<Buffer> {
+    return this.secrets.get(
+      TOKEN_SIGNING_KEY,
+      this.config.get('auth', { infer: true }).tokenSecret,
+    );
+  }
+
+  async issue(userId: string, options: { long: boolean }): Promise<IssuedSession> {
+    const lifetime = options.long ? LONG_SESSION_LIFETIME_MS : SESSION_LIFETIME_MS;
+    const expiresAt = new Date(Math.floor((Date.now() + lifetime) / 1000) * 1000);
+    const key = await this.signingKey();
+    const sessionId = randomUUID();
+    const attachmentId = randomUUID();
+    const sign = (jti: string, typ: TokenClaims['typ']): string =>
+      jwt.sign({ typ }, key, {
+        algorithm: 'HS256',
+        subject: userId,
+        jwtid: jti,
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_ISSUER,
+        expiresIn: Math.round((expiresAt.getTime() - Date.now()) / 1000),
+      });
+    const token = sign(sessionId, 'session');
+    const attachmentToken = sign(attachmentId, 'attachment');
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(AuthTokenRecord, [
+        { id: sessionId, userId, tokenHash: sha256(token), expiresAt },
+        { id: attachmentId, userId, tokenHash: sha256(attachmentToken), expiresAt },
+      ]);
+      await manager.insert(AuthRoleRecord, [
+        { tokenId: sessionId, role: 'user' },
+        { tokenId: attachmentId, role: 'attachments' },
+      ]);
+    });
+    return { sessionId, token, attachmentToken, expiresAt };
+  }
+
+  /**
+   * The identity behind a token whose signature and expiry passport-jwt has checked: the stored
+   * row must still exist, be unexpired and hold this token's hash.
+   */
+  async identify(
+    claims: TokenClaims,
+    rawToken: string,
+    tenant: string | undefined,
+  ): Promise<AuthIdentity | undefined> {
+    const stored = await this.identities.findBySessionToken(claims.jti, tenant);
+    if (!stored || stored.userId !== claims.sub) return undefined;
+    const hash = sha256(rawToken);
+    if (stored.secretHash.length !== hash.length || !timingSafeEqual(stored.secretHash, hash)) {
+      return undefined;
+    }
+    const attachmentOnly = !stored.roles.includes('user');
+    return {
+      id: stored.userId,
+      credential: attachmentOnly
+        ? { kind: 'attachment', tokenId: claims.jti }
+        : { kind: 'session', tokenId: claims.jti },
+      tokenRoles: stored.roles,
+      tenant: stored.tenant,
+    };
+  }
+
+  async revoke(tokenId: string): Promise<void> {
+    await this.dataSource.getRepository(AuthTokenRecord).delete({ id: tokenId });
+  }
+
+  /** Revokes every session and attachment token of the user, except those listed. */
+  async revokeAllForUser(userId: string, except: string[] = []): Promise<void> {
+    await this.dataSource
+      .getRepository(AuthTokenRecord)
+      .delete(except.length > 0 ? { userId, id: Not(In(except)) } : { userId });
+  }
+}

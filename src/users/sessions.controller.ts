@@ -1,0 +1,158 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Post,
+  Query,
+  Req,
+  Res,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import {
+  ApiConsumes,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { AuthIdentity } from '../auth/auth-user.js';
+import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
+import { CurrentIdentity } from '../auth/decorators/current-user.decorator.js';
+import { Public } from '../auth/decorators/public.decorator.js';
+import { UserScope } from '../auth/decorators/user-scope.decorator.js';
+import { LoginThrottleService, TooManyAttemptsException } from '../auth/login-throttle.service.js';
+import { SessionsService } from '../auth/sessions.service.js';
+import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { TroveConfig } from '../config/configuration.js';
+import { LoginDto, LoginResponseDto, RefreshResponseDto } from './dto/login.dto.js';
+import { clearSessionCookies, setSessionCookies } from './session-cookies.js';
+import { LOCAL_LOGIN_DISABLED, normaliseEmail, UsersService } from './users.service.js';
+
+@ApiTags('users')
+@Controller('users')
+export class SessionsController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly sessions: SessionsService,
+    private readonly throttle: LoginThrottleService,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign in with e-mail and password',
+    description:
+      'Accepts JSON or a form. Sets the cookies the Homebox web UI uses. Failed attempts are ' +
+      'throttled per account and per client address (429 with Retry-After).',
+  })
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiQuery({ name: 'provider', required: false, enum: ['local'] })
+  @ApiOkResponse({ type: LoginResponseDto })
+  @ApiErrors(400, 401, 403, 422, 429)
+  async login(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @Body() dto: LoginDto,
+    @Query('provider') provider?: string,
+  ): Promise<LoginResponseDto> {
+    if (provider !== undefined && provider !== 'local') {
+      throw new BadRequestException('invalid auth provider');
+    }
+    if (!this.config.get('options', { infer: true }).allowLocalLogin) {
+      throw new ForbiddenException(LOCAL_LOGIN_DISABLED);
+    }
+    const keys = { account: normaliseEmail(dto.username), address: request.ip };
+    try {
+      await this.throttle.assertAllowed(keys);
+    } catch (error) {
+      if (error instanceof TooManyAttemptsException) {
+        response.setHeader('Retry-After', String(error.retryAfterSeconds));
+      }
+      throw error;
+    }
+    let user;
+    try {
+      user = await this.users.verifyCredentials(dto.username, dto.password);
+    } catch (error) {
+      if (error instanceof UnauthorizedException) await this.throttle.recordFailure(keys);
+      throw error;
+    }
+    await this.throttle.recordSuccess(keys);
+    const remember = dto.stayLoggedIn ?? false;
+    const session = await this.sessions.issue(user.id, { long: remember });
+    setSessionCookies(request, response, session, true);
+    return {
+      token: `Bearer ${session.token}`,
+      attachmentToken: session.attachmentToken,
+      expiresAt: session.expiresAt.toISOString(),
+    };
+  }
+
+  @Get('refresh')
+  @UserScope()
+  @ApiAuth()
+  @ApiOperation({ summary: 'Exchange the session token for a new 7-day one; the old one ends' })
+  @ApiOkResponse({ type: RefreshResponseDto })
+  @ApiErrors(400)
+  async refresh(
+    @CurrentIdentity() caller: AuthIdentity,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<RefreshResponseDto> {
+    if (caller.credential.kind !== 'session') {
+      throw new BadRequestException('API keys do not require refresh');
+    }
+    const session = await this.sessions.issue(caller.id, { long: false });
+    await this.sessions.revoke(caller.credential.tokenId);
+    setSessionCookies(request, response, session, false);
+    return {
+      raw: session.token,
+      attachmentToken: session.attachmentToken,
+      expiresAt: session.expiresAt.toISOString(),
+    };
+  }
+
+  @Post('logout')
+  @UserScope()
+  @ApiAuth()
+  @HttpCode(204)
+  @ApiOperation({ summary: 'End the presenting session' })
+  @ApiNoContentResponse()
+  @ApiErrors(400)
+  async logout(
+    @CurrentIdentity() caller: AuthIdentity,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    if (caller.credential.kind !== 'session') {
+      throw new BadRequestException(
+        'API keys cannot be logged out; delete the key with DELETE /api/v1/users/self/api-keys/{id}',
+      );
+    }
+    await this.sessions.revoke(caller.credential.tokenId);
+    clearSessionCookies(request, response);
+  }
+
+  @Post('logout/all')
+  @UserScope()
+  @ApiAuth()
+  @HttpCode(204)
+  @ApiOperation({ summary: 'End every session of the caller (API keys stay)' })
+  @ApiNoContentResponse()
+  async logoutAll(
+    @CurrentIdentity() caller: AuthIdentity,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    await this.sessions.revokeAllForUser(caller.id);
+    clearSessionCookies(request, response);
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { GroupsModule } from '../groups/groups.module.js';
+import { SessionsController } from './sessions.controller.js';
+import { UsersController } from './users.controller.js';
+import { UsersService } from './users.service.js';
+
+/** Registration, sign-in sessions, the caller's account, settings and password. */
+@Module({
+  imports: [AuthModule, GroupsModule],
+  controllers: [UsersController, SessionsController],
+  providers: [UsersService],
+  exports: [UsersService],
+})
+export class UsersModule {}

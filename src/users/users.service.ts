@@ -1,0 +1,210 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+  PayloadTooLargeException,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AuthIdentity } from '../auth/auth-user.js';
+import { PasswordsService } from '../auth/passwords.service.js';
+import { SessionsService } from '../auth/sessions.service.js';
+import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import type { TroveConfig } from '../config/configuration.js';
+import { GroupInvitationsService } from '../groups/group-invitations.service.js';
+import { GroupMembershipRecord } from '../groups/group-membership.record.js';
+import { GroupsService } from '../groups/groups.service.js';
+import type { RegisterDto } from './dto/register.dto.js';
+import type { ChangePasswordDto, UpdateSelfDto, UserDto } from './dto/user.dto.js';
+import { toUserDto } from './user.mapper.js';
+import { UserRecord } from './user.record.js';
+
+export const SETTINGS_MAX_BYTES = 64 * 1024;
+export const LOCAL_LOGIN_DISABLED = 'local login is not enabled';
+
+/** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
+export const homeGroupName = (name: string): string =>
+  `${name.slice(0, 255 - "'s Home".length)}'s Home`;
+
+/** E-mail addresses are stored trimmed and lower-cased, so uniqueness ignores case. */
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+export interface NewUser {
+  name: string;
+  email: string;
+  passwordHash: string | null;
+  oidcIssuer?: string | null;
+  oidcSubject?: string | null;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly passwords: PasswordsService,
+    private readonly sessions: SessionsService,
+    private readonly groups: GroupsService,
+    private readonly invitations: GroupInvitationsService,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  private get options(): TroveConfig['options'] {
+    return this.config.get('options', { infer: true });
+  }
+
+  /**
+   * Creates a user. Without an invitation token they get a new group of their own; with one
+   * they join its group with its role.
+   */
+  async register(dto: RegisterDto): Promise<void> {
+    if (!this.options.allowLocalLogin) throw new ForbiddenException(LOCAL_LOGIN_DISABLED);
+    const token = dto.token?.trim() || undefined;
+    if (!token && !this.options.allowRegistration) {
+      throw new ForbiddenException('user registration disabled');
+    }
+    const passwordHash = await this.passwords.hash(dto.password);
+    await this.dataSource.transaction(async (manager) => {
+      const newUser = { name: dto.name.trim() || dto.name, email: dto.email, passwordHash };
+      if (token) {
+        const invitation = await this.invitations.claim(manager, token);
+        const user = await this.insertUser(manager, newUser);
+        await this.groups.addMember(manager, invitation.groupId, user.id, invitation.role);
+      } else {
+        await this.createWithOwnGroup(manager, newUser, homeGroupName(newUser.name));
+      }
+    });
+  }
+
+  /** Inserts a user and a group they own, seeded with starter locations and tags. */
+  async createWithOwnGroup(
+    manager: EntityManager,
+    newUser: NewUser,
+    groupName: string,
+  ): Promise<UserRecord> {
+    const user = await this.insertUser(manager, newUser);
+    const group = await this.groups.createOwnedGroup(manager, user.id, groupName, {
+      starter: true,
+    });
+    user.defaultGroupId = group.id;
+    await manager.update(UserRecord, { id: user.id }, { defaultGroupId: group.id });
+    return user;
+  }
+
+  async insertUser(manager: EntityManager, newUser: NewUser): Promise<UserRecord> {
+    const email = normaliseEmail(newUser.email);
+    if (await manager.exists(UserRecord, { where: { email } })) {
+      throw new ConflictException('a user with this e-mail address already exists');
+    }
+    return manager.save(
+      UserRecord,
+      manager.create(UserRecord, {
+        name: newUser.name,
+        email,
+        passwordHash: newUser.passwordHash,
+        isSuperuser: false,
+        activatedOn: new Date(),
+        defaultGroupId: null,
+        oidcIssuer: newUser.oidcIssuer ?? null,
+        oidcSubject: newUser.oidcSubject ?? null,
+        settings: null,
+      }),
+    );
+  }
+
+  /**
+   * Checks an e-mail and password. An unknown e-mail and a wrong password cost the same time
+   * and give the same answer.
+   */
+  async verifyCredentials(username: string, password: string): Promise<UserRecord> {
+    const user = await this.dataSource
+      .getRepository(UserRecord)
+      .findOneBy({ email: normaliseEmail(username) });
+    const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
+    if (!user || !valid) throw new UnauthorizedException('unauthorized');
+    if (user.passwordHash && this.passwords.needsRehash(user.passwordHash)) {
+      await this.dataSource
+        .getRepository(UserRecord)
+        .update({ id: user.id }, { passwordHash: await this.passwords.hash(password) });
+    }
+    return user;
+  }
+
+  async getSelf(caller: AuthIdentity): Promise<UserDto> {
+    const user = await this.findOrFail(caller.id);
+    return toUserDto(user, await this.groupIdsOf(caller.id));
+  }
+
+  async updateSelf(caller: AuthIdentity, dto: UpdateSelfDto): Promise<UserDto> {
+    const repository = this.dataSource.getRepository(UserRecord);
+    const user = await this.findOrFail(caller.id);
+    if (dto.name !== undefined) user.name = dto.name;
+    if (dto.email !== undefined) {
+      const email = normaliseEmail(dto.email);
+      if (email !== user.email && (await repository.existsBy({ email }))) {
+        throw new ConflictException('a user with this e-mail address already exists');
+      }
+      user.email = email;
+    }
+    await repository.save(user);
+    return toUserDto(user, await this.groupIdsOf(caller.id));
+  }
+
+  async deleteSelf(caller: AuthIdentity): Promise<void> {
+    if (this.options.demo) throw new ForbiddenException('not allowed in demo mode');
+    await this.dataSource.getRepository(UserRecord).delete({ id: caller.id });
+  }
+
+  async getSettings(caller: AuthIdentity): Promise<Record<string, unknown> | null> {
+    return (await this.findOrFail(caller.id)).settings;
+  }
+
+  async putSettings(caller: AuthIdentity, settings: unknown): Promise<Record<string, unknown>> {
+    if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
+      throw new ValidationFailedException({ settings: 'settings must be a JSON object' });
+    }
+    if (Buffer.byteLength(JSON.stringify(settings)) > SETTINGS_MAX_BYTES) {
+      throw new PayloadTooLargeException(
+        `settings exceed the limit of ${SETTINGS_MAX_BYTES} bytes`,
+      );
+    }
+    const value = settings as Record<string, unknown>;
+    await this.dataSource.query(
+      'UPDATE users SET settings = $2::jsonb, updated_at = now() WHERE id = $1',
+      [caller.id, JSON.stringify(value)],
+    );
+    return value;
+  }
+
+  /** Changes the password and revokes every other session of the user. */
+  async changePassword(caller: AuthIdentity, dto: ChangePasswordDto): Promise<void> {
+    if (this.options.demo) throw new ForbiddenException('not allowed in demo mode');
+    const user = await this.findOrFail(caller.id);
+    if (!(await this.passwords.verify(user.passwordHash, dto.current))) {
+      throw new ForbiddenException('current password is incorrect');
+    }
+    if (dto.current === dto.new) {
+      throw new BadRequestException('the new password must differ from the current one');
+    }
+    const passwordHash = await this.passwords.hash(dto.new);
+    await this.dataSource.getRepository(UserRecord).update({ id: user.id }, { passwordHash });
+    const keep = caller.credential.kind === 'session' ? [caller.credential.tokenId] : [];
+    await this.sessions.revokeAllForUser(user.id, keep);
+  }
+
+  private async findOrFail(id: string): Promise<UserRecord> {
+    const user = await this.dataSource.getRepository(UserRecord).findOneBy({ id });
+    if (!user) throw new NotFoundException(`user ${id} not found`);
+    return user;
+  }
+
+  private async groupIdsOf(userId: string): Promise<string[]> {
+    const memberships = await this.dataSource
+      .getRepository(GroupMembershipRecord)
+      .find({ where: { userId }, order: { createdAt: 'ASC' } });
+    return memberships.map((membership) => membership.groupId);
+  }
+}

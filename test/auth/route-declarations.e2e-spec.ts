@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectRoutes } from '../support/routes.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+describe('route declarations', () => {
+  let trove: TestApp;
+
+  beforeAll(async () => {
+    trove = await createTestApp({ TROVE_OIDC_ENABLED: 'false' });
+  });
+  afterAll(() => trove.close());
+
+  it('match the committed list of routes with their public, scope and role declarations', async () => {
+    const routes = collectRoutes(trove.app);
+    expect(routes.length).toBeGreaterThan(10);
+    await expect(`${JSON.stringify(routes, null, 2)}\n`).toMatchFileSnapshot(
+      './route-declarations.snapshot.json',
+    );
+  });
+
+  it('leave public only the routes that must be', () => {
+    const publicRoutes = collectRoutes(trove.app)
+      .filter((route) => route.public)
+      .map((route) => `${route.method} ${route.path}`);
+    const allowed = [
+      'GET /api/v1/currencies',
+      'GET /api/v1/health/live',
+      'GET /api/v1/health/ready',
+      'GET /api/v1/status',
+      'GET /api/v1/users/login/oidc',
+      'GET /api/v1/users/login/oidc/callback',
+      'POST /api/v1/users/login',
+      'POST /api/v1/users/register',
+    ];
+    expect(publicRoutes.every((route) => allowed.includes(route))).toBe(true);
+    expect(publicRoutes).toEqual(
+      expect.arrayContaining(['GET /api/v1/status', 'POST /api/v1/users/login']),
+    );
+  });
+});
