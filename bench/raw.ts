@@ -1,0 +1,193 @@
+import type pg from 'pg';
+
+/**
+ * The SQL of Trove's list, get and create written by hand with `pg`: the same data in as few
+ * statements as possible, without HTTP, validation or authentication. Its rate is the ceiling
+ * Trove cannot exceed on the same database.
+ */
+
+/**
+ * What every shown entity carries (entities.service.ts and entity-views.service.ts): the whole
+ * row, its type with the default template, its tags, its primary photo and, for a location, the
+ * quantity of the items directly inside it.
+ */
+const ENTITY_VIEW = `
+  e.*,
+  to_jsonb(t) AS entity_type,
+  to_jsonb(tpl) AS default_template,
+  (SELECT coalesce(json_agg(g ORDER BY g.name, g.id), '[]') FROM entity_tags et
+     JOIN tags g ON g.id = et.tag_id WHERE et.entity_id = e.id) AS tags,
+  (SELECT json_build_object('id', a.id, 'thumbnailId', a.thumbnail_id) FROM attachments a
+     WHERE a.entity_id = e.id AND a.type = 'photo' AND a."primary"
+     ORDER BY a.created_at LIMIT 1) AS photo,
+  CASE WHEN t.is_location THEN
+    (SELECT coalesce(sum(c.quantity), 0) FROM entities c JOIN entity_types ct ON ct.id = c.entity_type_id
+       WHERE c.parent_id = e.id AND NOT c.archived AND NOT ct.is_location)
+  END AS item_count`;
+
+const VIEW_JOINS = `JOIN entity_types t ON t.id = e.entity_type_id
+  LEFT JOIN entity_templates tpl ON tpl.id = t.default_template_id`;
+
+/** The ancestors of the rows of `seed(id, parent_id)`, those rows included, with their depth. */
+const CHAIN = `chain(id, parent_id, depth) AS (
+    SELECT id, parent_id, 0 FROM seed
+    UNION
+    SELECT p.id, p.parent_id, c.depth + 1 FROM entities p JOIN chain c ON p.id = c.parent_id
+    WHERE p.group_id = $1 AND c.depth < 1000
+  )`;
+
+/** A list filter over `entities e JOIN entity_types t`, as entity-filter.ts writes it. */
+export interface RawFilter {
+  where: string;
+  params: unknown[];
+}
+
+/** The first page of the default list: items, not archived, by name. */
+export const ITEMS_FILTER = 'e.group_id = $1 AND NOT t.is_location AND NOT e.archived';
+
+/**
+ * One statement: the total, the page (by name) and the view of every entity on it and of all
+ * their ancestors; `position` orders the page, ancestors have none.
+ */
+export function listStatement(where: string, pageSize: number, offset: number): string {
+  return `WITH RECURSIVE seed AS (
+      SELECT id, parent_id, row_number() OVER () AS position FROM (
+        SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
+        WHERE ${where} ORDER BY lower(e.name), e.id LIMIT ${pageSize} OFFSET ${offset}
+      ) page
+    ),
+    ${CHAIN}
+    SELECT seed.position,
+      (SELECT count(*)::int FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
+         WHERE ${where}) AS total,
+      ${ENTITY_VIEW}
+    FROM (SELECT DISTINCT id FROM chain) shown
+    JOIN entities e ON e.id = shown.id ${VIEW_JOINS}
+    LEFT JOIN seed ON seed.id = e.id
+    ORDER BY seed.position NULLS LAST`;
+}
+
+/**
+ * One statement: the entity with its type, tags, fields and attachments (with thumbnails), its
+ * ancestors (depth > 0) and its child locations (depth -1), each with its view.
+ */
+export const GET_STATEMENT = `WITH RECURSIVE seed AS (
+    SELECT e.id, e.parent_id FROM entities e WHERE e.id = $2 AND e.group_id = $1
+  ),
+  ${CHAIN},
+  shown AS (
+    SELECT id, depth FROM chain
+    UNION ALL
+    SELECT c.id, -1 FROM entities c JOIN entity_types ct ON ct.id = c.entity_type_id
+    WHERE c.group_id = $1 AND c.parent_id = $2 AND ct.is_location
+  )
+  SELECT shown.depth, ${ENTITY_VIEW},
+    CASE WHEN shown.depth = 0 THEN
+      (SELECT coalesce(json_agg(f ORDER BY f.created_at, f.name, f.id), '[]') FROM entity_fields f
+         WHERE f.entity_id = e.id)
+    END AS fields,
+    CASE WHEN shown.depth = 0 THEN
+      (SELECT coalesce(json_agg(json_build_object('attachment', a, 'thumbnail', th)
+                                ORDER BY a.created_at, a.id), '[]')
+         FROM attachments a LEFT JOIN attachments th ON th.id = a.thumbnail_id
+         WHERE a.entity_id = e.id AND a.type <> 'thumbnail')
+    END AS attachments
+  FROM shown JOIN entities e ON e.id = shown.id ${VIEW_JOINS}
+  ORDER BY shown.depth DESC, lower(e.name), e.id`;
+
+export interface RawCreate {
+  groupId: string;
+  entityTypeId: string;
+  parentId: string;
+  name: string;
+  tagIds: string[];
+}
+
+/**
+ * The writes of a create in one transaction: the group-row lock that serialises asset ids, then
+ * the entity with the next asset id and its tags in one statement.
+ */
+export async function rawCreate(client: pg.PoolClient, entity: RawCreate): Promise<string> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT 1 FROM groups WHERE id = $1 FOR NO KEY UPDATE', [entity.groupId]);
+    const { rows } = await client.query<{ id: string }>(
+      `WITH created AS (
+         INSERT INTO entities (group_id, entity_type_id, parent_id, name, description, quantity,
+                               model_number, manufacturer, asset_id)
+         SELECT $1, $2, $3, $4, '', 1, '', '', coalesce(max(asset_id), 0) + 1
+         FROM entities WHERE group_id = $1
+         RETURNING id
+       ), tagged AS (
+         INSERT INTO entity_tags (entity_id, tag_id)
+         SELECT created.id, unnest($5::uuid[]) FROM created ON CONFLICT DO NOTHING
+       )
+       SELECT id FROM created`,
+      [entity.groupId, entity.entityTypeId, entity.parentId, entity.name, entity.tagIds],
+    );
+    await client.query('COMMIT');
+    return rows[0].id;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+export interface RawLoadResult {
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  /** Latencies in milliseconds. */
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  errors: number;
+  firstError?: string;
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/**
+ * `concurrency` loops calling `operation` back to back for `seconds`, over a pool of as many
+ * connections; `operation` gets the loop's running request number.
+ */
+export async function runRawLoad(
+  concurrency: number,
+  seconds: number,
+  operation: (n: number) => Promise<unknown>,
+): Promise<RawLoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let next = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  const loop = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const begun = performance.now();
+      try {
+        await operation(next++);
+        latencies.push(performance.now() - begun);
+      } catch (error) {
+        errors++;
+        firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length + errors,
+    seconds: elapsed,
+    requestsPerSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p90: percentile(latencies, 0.9),
+    p99: percentile(latencies, 0.99),
+    max: latencies.at(-1) ?? 0,
+    errors,
+    firstError,
+  };
+}

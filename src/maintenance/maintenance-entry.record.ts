@@ -1,0 +1,31 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { TimestampedRecord } from '../database/timestamped.record.js';
+import { EntityRecord } from '../entities/entity.record.js';
+
+/** Scheduled or completed work on an entity. */
+@Entity('maintenance_entries')
+@Index(['entityId', 'scheduledDate'])
+export class MaintenanceEntryRecord extends TimestampedRecord {
+  @Column('uuid')
+  entityId: string;
+
+  @ManyToOne(() => EntityRecord, (entity) => entity.maintenanceEntries, { onDelete: 'CASCADE' })
+  @JoinColumn()
+  entity?: Relation<EntityRecord>;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 2500, default: '' })
+  description: string;
+
+  /** Completion date (`completedDate` on the wire). */
+  @Column({ type: 'date', nullable: true })
+  date: string | null;
+
+  @Column({ type: 'date', nullable: true })
+  scheduledDate: string | null;
+
+  @Column({ type: 'numeric', default: 0 })
+  cost: string;
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Notifiers of a group. */
+@Module({})
+export class NotifiersModule {}

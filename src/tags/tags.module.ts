@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TagRecord } from './tag.record.js';
+import { TagsController } from './tags.controller.js';
+import { TagsService } from './tags.service.js';
+
+/** Nested tags; other modules check and expand tag ids through TagsService. */
+@Module({
+  imports: [TypeOrmModule.forFeature([TagRecord])],
+  controllers: [TagsController],
+  providers: [TagsService],
+  exports: [TagsService],
+})
+export class TagsModule {}

@@ -1,0 +1,319 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, signUpMember, type Session } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createEntity, expectSummaryShape, locationId, tagId, typeId } from './entity-helpers.js';
+
+describe('reading, replacing, patching, deleting and duplicating entities', () => {
+  let trove: TestApp;
+  let owner: Session;
+  let stranger: Session;
+
+  beforeAll(async () => {
+    trove = await createTestApp();
+    owner = await signUp(trove);
+    stranger = await signUp(trove);
+  });
+  afterAll(() => trove.close());
+
+  const auth = (session: Session) => ({ Authorization: session.authorization });
+
+  it('GET /entities/{id}: 200 for the group, 404 for another group and unknown ids, 400 for a bad id', async () => {
+    const entity = await createEntity(trove, owner, { name: 'Lamp' });
+    const response = await trove.http
+      .get(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .expect(200);
+    expectSummaryShape(response.body);
+    await trove.http
+      .get(`/api/v1/entities/${entity.id}`)
+      .set(auth(stranger))
+      .expect(404, { error: `entity ${entity.id} not found` });
+    await trove.http.get(`/api/v1/entities/${randomUUID()}`).set(auth(owner)).expect(404);
+    await trove.http
+      .get('/api/v1/entities/lamp')
+      .set(auth(owner))
+      .expect(400, { error: 'invalid route key: id' });
+    await trove.http.get(`/api/v1/entities/${entity.id}`).expect(401);
+  });
+
+  it('PUT replaces everything given and resets what is omitted, keeping the type', async () => {
+    const garage = await locationId(trove, owner, 'Garage');
+    const tag = await tagId(trove, owner, 'Important');
+    const entity = await createEntity(trove, owner, {
+      name: 'Saw',
+      parentId: garage,
+      tagIds: [tag],
+      quantity: 3,
+      manufacturer: 'Bosch',
+    });
+    const full = await trove.http
+      .put(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({
+        name: 'Circular saw',
+        description: 'For wood',
+        quantity: 1.5,
+        parentId: garage,
+        tagIds: [tag],
+        assetId: '000-777',
+        serialNumber: 'SN1',
+        modelNumber: 'M1',
+        manufacturer: 'Makita',
+        insured: true,
+        archived: false,
+        lifetimeWarranty: true,
+        warrantyExpires: '2030-01-31',
+        warrantyDetails: 'Keep the box',
+        purchaseDate: '03/15/2026',
+        purchaseFrom: 'Hardware store',
+        purchasePrice: 129.99,
+        soldDate: null,
+        soldTo: '',
+        soldPrice: 0,
+        soldNotes: '',
+        notes: 'Blade changed',
+        syncChildEntityLocations: true,
+        fields: [
+          { type: 'text', name: 'Colour', textValue: 'teal' },
+          { type: 'number', name: 'Teeth', numberValue: 24 },
+          { type: 'boolean', name: 'Corded', booleanValue: false },
+        ],
+      })
+      .expect(200);
+    expectSummaryShape(full.body);
+    expect(full.body).toMatchObject({
+      name: 'Circular saw',
+      quantity: 1.5,
+      assetId: '000-777',
+      insured: true,
+      lifetimeWarranty: true,
+      warrantyExpires: '2030-01-31',
+      purchaseDate: '2026-03-15',
+      purchasePrice: 129.99,
+      totalPrice: 194.985,
+      notes: 'Blade changed',
+      syncChildEntityLocations: true,
+      entityType: { name: 'Item' },
+    });
+    expect(full.body.fields).toEqual([
+      {
+        id: expect.any(String),
+        type: 'text',
+        name: 'Colour',
+        textValue: 'teal',
+        numberValue: 0,
+        booleanValue: false,
+      },
+      {
+        id: expect.any(String),
+        type: 'boolean',
+        name: 'Corded',
+        textValue: '',
+        numberValue: 0,
+        booleanValue: false,
+      },
+      {
+        id: expect.any(String),
+        type: 'number',
+        name: 'Teeth',
+        textValue: '',
+        numberValue: 24,
+        booleanValue: false,
+      },
+    ]);
+
+    const colour = full.body.fields[0].id as string;
+    const minimal = await trove.http
+      .put(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({
+        name: 'Saw',
+        fields: [{ id: colour, type: 'text', name: 'Colour', textValue: 'red' }],
+      })
+      .expect(200);
+    expect(minimal.body).toMatchObject({
+      name: 'Saw',
+      description: '',
+      quantity: 0,
+      parent: null,
+      tags: [],
+      assetId: '',
+      insured: false,
+      purchaseDate: '',
+      purchasePrice: 0,
+      manufacturer: '',
+      entityType: { name: 'Item' },
+      fields: [{ id: colour, name: 'Colour', textValue: 'red' }],
+    });
+  });
+
+  it('PUT refuses bad input, loops and foreign references, changing nothing', async () => {
+    const box = await createEntity(trove, owner, { name: 'Box' });
+    const inner = await createEntity(trove, owner, { name: 'Inner', parentId: box.id });
+    const before = await trove.http.get(`/api/v1/entities/${box.id}`).set(auth(owner));
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'name'],
+      [{ name: 'Box', purchaseDate: 'yesterday' }, 'purchaseDate'],
+      [{ name: 'Box', purchasePrice: -3 }, 'purchasePrice'],
+      [{ name: 'Box', assetId: 'abc' }, 'assetId'],
+      [{ name: 'Box', parentId: box.id }, 'parentId'],
+      [{ name: 'Box', parentId: inner.id }, 'parentId'],
+      [{ name: 'Box', parentId: await locationId(trove, stranger, 'Garage') }, 'parentId'],
+      [{ name: 'Box', tagIds: [await tagId(trove, stranger, 'IOT')] }, 'tagIds'],
+      [{ name: 'Box', entityTypeId: await typeId(trove, stranger, 'Item') }, 'entityTypeId'],
+      [{ name: 'Box', fields: [{ type: 'colour', name: '' }] }, 'fields.0.type'],
+      [{ name: 'Box', fields: [{ id: randomUUID(), type: 'text', name: 'x' }] }, 'fields.0.id'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await trove.http
+        .put(`/api/v1/entities/${box.id}`)
+        .set(auth(owner))
+        .send(body);
+      expect([JSON.stringify(body), response.status]).toEqual([JSON.stringify(body), 422]);
+      expect(Object.keys(response.body.fields)).toContain(field);
+    }
+    const after = await trove.http.get(`/api/v1/entities/${box.id}`).set(auth(owner));
+    expect(after.body).toEqual(before.body);
+    await trove.http
+      .put(`/api/v1/entities/${box.id}`)
+      .set(auth(stranger))
+      .send({ name: 'Mine now' })
+      .expect(404);
+  });
+
+  it('PATCH changes only quantity, parent, type and tags', async () => {
+    const garage = await locationId(trove, owner, 'Garage');
+    const office = await locationId(trove, owner, 'Office');
+    const tag = await tagId(trove, owner, 'IOT');
+    const entity = await createEntity(trove, owner, {
+      name: 'Router',
+      parentId: garage,
+      description: 'kept',
+      tagIds: [tag],
+    });
+    const moved = await trove.http
+      .patch(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({ parentId: office, quantity: 4 })
+      .expect(200);
+    expect(moved.body).toMatchObject({
+      parent: { id: office },
+      quantity: 4,
+      description: 'kept',
+      tags: [{ id: tag }],
+    });
+    const untouched = await trove.http
+      .patch(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({ parentId: null, tagIds: null })
+      .expect(200);
+    expect(untouched.body).toMatchObject({ parent: { id: office }, tags: [{ id: tag }] });
+    const cleared = await trove.http
+      .patch(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({ tagIds: [] })
+      .expect(200);
+    expect(cleared.body.tags).toEqual([]);
+    await trove.http
+      .patch(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({ quantity: -2 })
+      .expect(422);
+    await trove.http
+      .patch(`/api/v1/entities/${entity.id}`)
+      .set(auth(stranger))
+      .send({ quantity: 9 })
+      .expect(404);
+    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner));
+    expect(read.body.quantity).toBe(4);
+  });
+
+  it('DELETE removes the entity with its fields and maintenance; children move to the top level', async () => {
+    const box = await createEntity(trove, owner, { name: 'Crate' });
+    const child = await createEntity(trove, owner, { name: 'Cable', parentId: box.id });
+    await trove.http
+      .put(`/api/v1/entities/${box.id}`)
+      .set(auth(owner))
+      .send({ name: 'Crate', fields: [{ type: 'text', name: 'Size', textValue: 'L' }] })
+      .expect(200);
+    await trove.http.delete(`/api/v1/entities/${box.id}`).set(auth(stranger)).expect(404);
+    await trove.http.delete(`/api/v1/entities/${box.id}`).set(auth(owner)).expect(204);
+    await trove.http.get(`/api/v1/entities/${box.id}`).set(auth(owner)).expect(404);
+    const orphan = await trove.http
+      .get(`/api/v1/entities/${child.id}`)
+      .set(auth(owner))
+      .expect(200);
+    expect(orphan.body.parent).toBeNull();
+    expect(
+      await trove.query('SELECT id FROM entity_fields WHERE entity_id = $1', [box.id]),
+    ).toEqual([]);
+    await trove.http.delete(`/api/v1/entities/${box.id}`).set(auth(owner)).expect(404);
+  });
+
+  it('POST /entities/{id}/duplicate copies with a prefix and a new asset id, fields when asked', async () => {
+    const tag = await tagId(trove, owner, 'Servers');
+    const source = await createEntity(trove, owner, { name: 'NAS', tagIds: [tag] });
+    await trove.http
+      .put(`/api/v1/entities/${source.id}`)
+      .set(auth(owner))
+      .send({
+        name: 'NAS',
+        assetId: source.assetId,
+        tagIds: [tag],
+        fields: [{ type: 'text', name: 'Bays', textValue: '4' }],
+        purchasePrice: 300,
+      })
+      .expect(200);
+    const plain = await trove.http
+      .post(`/api/v1/entities/${source.id}/duplicate`)
+      .set(auth(owner))
+      .send({})
+      .expect(201);
+    expect(plain.body).toMatchObject({
+      name: 'Copy of NAS',
+      fields: [],
+      purchasePrice: 300,
+      tags: [{ id: tag }],
+    });
+    expect(plain.body.assetId).not.toBe(source.assetId);
+    const withFields = await trove.http
+      .post(`/api/v1/entities/${source.id}/duplicate`)
+      .set(auth(owner))
+      .send({ copyCustomFields: true, copyPrefix: 'Spare ' })
+      .expect(201);
+    expect(withFields.body).toMatchObject({
+      name: 'Spare NAS',
+      fields: [{ name: 'Bays', textValue: '4' }],
+    });
+    await trove.http
+      .post(`/api/v1/entities/${source.id}/duplicate`)
+      .set(auth(stranger))
+      .send({})
+      .expect(404);
+    await trove.http
+      .post(`/api/v1/entities/${source.id}/duplicate`)
+      .set(auth(owner))
+      .send({ copyPrefix: 5 })
+      .expect(422);
+  });
+
+  it('viewers read but cannot change', async () => {
+    const viewer = await signUpMember(trove, owner, 'viewer');
+    const entity = await createEntity(trove, owner, { name: 'Guarded' });
+    await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(viewer)).expect(200);
+    await trove.http
+      .put(`/api/v1/entities/${entity.id}`)
+      .set(auth(viewer))
+      .send({ name: 'x' })
+      .expect(403);
+    await trove.http
+      .patch(`/api/v1/entities/${entity.id}`)
+      .set(auth(viewer))
+      .send({ quantity: 9 })
+      .expect(403);
+    await trove.http.delete(`/api/v1/entities/${entity.id}`).set(auth(viewer)).expect(403);
+    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner));
+    expect(read.body).toMatchObject({ name: 'Guarded', quantity: 1 });
+  });
+});

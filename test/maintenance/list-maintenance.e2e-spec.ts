@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, signUpMember, type Session } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import {
+  as,
+  createEntity,
+  createEntry,
+  DETAILS_KEYS,
+  expectUnauthenticated,
+  FUTURE,
+  listGroupEntries,
+  PAST,
+  STATUS_ERROR,
+  validation,
+  withDetails,
+  type EntryBody,
+  type EntryWithDetailsBody,
+} from './maintenance-helpers.js';
+
+describe('GET /api/v1/maintenance', () => {
+  let trove: TestApp;
+  let owner: Session;
+  let viewer: Session;
+  let outsider: Session;
+  let car: { id: string; name: string };
+  let boat: { id: string; name: string };
+  let done: EntryBody;
+  let doneFuture: EntryBody;
+  let dueSoon: EntryBody;
+  let dueLater: EntryBody;
+  let unscheduledDone: EntryBody;
+  let their: { id: string; name: string };
+  let theirs: EntryBody;
+
+  beforeAll(async () => {
+    trove = await createTestApp();
+    owner = await signUp(trove, { name: 'Ada' });
+    viewer = await signUpMember(trove, owner, 'viewer');
+    outsider = await signUp(trove, { name: 'Eve' });
+    car = await createEntity(trove, owner, 'Car');
+    boat = await createEntity(trove, owner, 'Boat');
+    done = await createEntry(trove, owner, car.id, {
+      name: 'Oil',
+      scheduledDate: '2009-09-09',
+      completedDate: '2010-10-10',
+      cost: '59.90',
+    });
+    doneFuture = await createEntry(trove, owner, boat.id, {
+      name: 'Hull',
+      scheduledDate: '2500-01-01',
+      completedDate: FUTURE,
+    });
+    dueSoon = await createEntry(trove, owner, boat.id, {
+      name: 'Antifouling',
+      scheduledDate: '2002-02-02',
+    });
+    dueLater = await createEntry(trove, owner, car.id, {
+      name: 'Belt',
+      scheduledDate: '2600-06-06',
+      description: 'at 120000 km',
+    });
+    unscheduledDone = await createEntry(trove, owner, car.id, {
+      name: 'Tyres',
+      completedDate: PAST,
+      cost: '400.5',
+    });
+    // Same scheduled date as dueSoon: the name decides.
+    await createEntry(trove, owner, car.id, { name: 'Battery', scheduledDate: '2002-02-02' });
+    their = await createEntity(trove, outsider, 'Their car');
+    theirs = await createEntry(trove, outsider, their.id, { name: 'Theirs', scheduledDate: PAST });
+  });
+  afterAll(() => trove.close());
+
+  const list = (session: Session, query: Record<string, string>) =>
+    as(trove, session, 'get', '/api/v1/maintenance').query(query);
+  const names = (items: EntryWithDetailsBody[]) => items.map((item) => item.name);
+
+  describe('success', () => {
+    it('status=both lists every entry of the group by scheduled date (unscheduled last), then name', async () => {
+      const response = await list(owner, { status: 'both' }).expect(200);
+
+      const items = response.body as EntryWithDetailsBody[];
+      expect(names(items)).toEqual(['Antifouling', 'Battery', 'Oil', 'Hull', 'Belt', 'Tyres']);
+      for (const item of items) expect(Object.keys(item).sort()).toEqual(DETAILS_KEYS);
+      expect(items[0]).toEqual({
+        id: dueSoon.id,
+        name: 'Antifouling',
+        description: '',
+        completedDate: '',
+        scheduledDate: '2002-02-02',
+        cost: '0',
+        itemName: 'Boat',
+        itemID: boat.id,
+      });
+      expect(items.filter((item) => item.name !== 'Battery')).toEqual([
+        withDetails(dueSoon, boat),
+        withDetails(done, car),
+        withDetails(doneFuture, boat),
+        withDetails(dueLater, car),
+        withDetails(unscheduledDone, car),
+      ]);
+    });
+
+    it('status=scheduled lists the entries without a completion date', async () => {
+      const items = await listGroupEntries(trove, owner, 'scheduled');
+      expect(names(items)).toEqual(['Antifouling', 'Battery', 'Belt']);
+      expect(items[2]).toEqual(withDetails(dueLater, car));
+    });
+
+    it('status=completed lists the entries with a completion date, even a future one', async () => {
+      expect(await listGroupEntries(trove, owner, 'completed')).toEqual([
+        withDetails(done, car),
+        withDetails(doneFuture, boat),
+        withDetails(unscheduledDone, car),
+      ]);
+    });
+
+    it('lets a viewer read the same list', async () => {
+      const response = await list(viewer, { status: 'both' }).expect(200);
+      expect(response.body).toEqual(await listGroupEntries(trove, owner, 'both'));
+    });
+  });
+
+  describe('bad input', () => {
+    it('answers 422 when status is missing, empty or not scheduled, completed or both', async () => {
+      const queries: Record<string, string>[] = [
+        {},
+        { status: '' },
+        { status: 'all' },
+        { status: 'Both' },
+      ];
+      for (const query of queries) {
+        const response = await list(owner, query);
+        expect({ query, status: response.status, body: response.body }).toEqual({
+          query,
+          status: 422,
+          body: validation({ status: STATUS_ERROR }),
+        });
+      }
+      const repeated = await as(trove, owner, 'get', '/api/v1/maintenance?status=both&status=both');
+      expect(repeated.status).toBe(422);
+      expect(repeated.body).toEqual(validation({ status: STATUS_ERROR }));
+    });
+  });
+
+  describe('authentication', () => {
+    it('answers 401 without a token and with a bad token', async () => {
+      await expectUnauthenticated(trove, 'get', '/api/v1/maintenance?status=both');
+    });
+  });
+
+  describe('another group', () => {
+    it('shows each group only its own entries', async () => {
+      const ours = await listGroupEntries(trove, owner, 'both');
+      expect(ours.map((item) => item.id)).not.toContain(theirs.id);
+
+      for (const status of ['both', 'scheduled']) {
+        const response = await list(outsider, { status }).expect(200);
+        expect(response.body).toEqual([withDetails(theirs, their)]);
+      }
+      expect(await listGroupEntries(trove, outsider, 'completed')).toEqual([]);
+    });
+  });
+});

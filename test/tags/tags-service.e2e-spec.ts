@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthUser } from '../../src/auth/auth-user.js';
+import { TagsService } from '../../src/tags/tags.service.js';
+import { signUp, type Session } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createChain, createTag, listTags, UNKNOWN_ID, type TagOutBody } from './tag-helpers.js';
+
+/** The service API other modules (entities) call, used the way they will use it. */
+describe('TagsService for other modules', () => {
+  let trove: TestApp;
+  let tags: TagsService;
+  let owner: Session;
+  let outsider: Session;
+  let user: AuthUser;
+  let root: TagOutBody;
+  let child: TagOutBody;
+  let grandchild: TagOutBody;
+  let sibling: TagOutBody;
+  let unrelated: TagOutBody;
+  let foreign: TagOutBody;
+  let foreignChild: TagOutBody;
+
+  const asAuthUser = (session: Session): AuthUser => ({
+    id: session.id,
+    credential: { kind: 'session', tokenId: 'test' },
+    tokenRoles: ['user'],
+    tenant: { groupId: session.groupId, role: 'owner' },
+    groupId: session.groupId,
+    role: 'owner',
+  });
+
+  beforeAll(async () => {
+    trove = await createTestApp();
+    tags = trove.app.get(TagsService);
+    owner = await signUp(trove, { name: 'Ada' });
+    outsider = await signUp(trove, { name: 'Eve' });
+    user = asAuthUser(owner);
+    [root, child, grandchild] = await createChain(trove, owner, ['Root', 'Child', 'Grandchild']);
+    sibling = await createTag(trove, owner, { name: 'Sibling', parentId: root.id });
+    unrelated = await createTag(trove, owner, { name: 'Unrelated' });
+    [foreign, foreignChild] = await createChain(trove, outsider, ['Foreign', 'Foreign child']);
+  });
+  afterAll(() => trove.close());
+
+  describe('expandWithDescendants', () => {
+    it('returns a three-level tree from its root, each id once', async () => {
+      const ids = await tags.expandWithDescendants(user, [root.id, child.id, root.id]);
+      expect([...ids].sort()).toEqual([root.id, child.id, grandchild.id, sibling.id].sort());
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('returns a middle tag with only what lies below it', async () => {
+      expect(await tags.expandWithDescendants(user, [child.id])).toEqual(
+        [child.id, grandchild.id].sort(),
+      );
+      expect(await tags.expandWithDescendants(user, [grandchild.id])).toEqual([grandchild.id]);
+    });
+
+    it('drops foreign, unknown and malformed ids silently', async () => {
+      const ids = await tags.expandWithDescendants(user, [
+        foreign.id,
+        UNKNOWN_ID,
+        'not-a-uuid',
+        unrelated.id,
+      ]);
+      expect(ids).toEqual([unrelated.id]);
+      expect(await tags.expandWithDescendants(user, [foreign.id])).toEqual([]);
+      expect(await tags.expandWithDescendants(user, [])).toEqual([]);
+      expect(
+        [...(await tags.expandWithDescendants(asAuthUser(outsider), [foreign.id]))].sort(),
+      ).toEqual([foreign.id, foreignChild.id].sort());
+    });
+  });
+
+  describe('findOwnedOrFail', () => {
+    it('returns the group’s tag record', async () => {
+      const record = await tags.findOwnedOrFail(user, child.id);
+      expect(record).toMatchObject({
+        id: child.id,
+        groupId: owner.groupId,
+        parentId: root.id,
+        name: 'Child',
+      });
+    });
+
+    it('throws a 404 for a foreign, unknown or malformed id', async () => {
+      for (const id of [foreign.id, UNKNOWN_ID, 'nope']) {
+        await expect(tags.findOwnedOrFail(user, id)).rejects.toMatchObject({
+          status: 404,
+          message: `tag ${id} not found`,
+        });
+      }
+    });
+  });
+
+  describe('findOwnedMany', () => {
+    it('returns the records in the order given, without duplicates', async () => {
+      const records = await tags.findOwnedMany(user, [grandchild.id, root.id, grandchild.id]);
+      expect(records.map((record) => record.id)).toEqual([grandchild.id, root.id]);
+      expect(await tags.findOwnedMany(user, [])).toEqual([]);
+    });
+
+    it('throws a 422 naming the field for a foreign or unknown id', async () => {
+      await expect(tags.findOwnedMany(user, [root.id, foreign.id])).rejects.toMatchObject({
+        status: 422,
+        fields: { tagIds: `tag ${foreign.id} not found` },
+      });
+      await expect(tags.findOwnedMany(user, [UNKNOWN_ID], 'defaultTagIds')).rejects.toMatchObject({
+        status: 422,
+        fields: { defaultTagIds: `tag ${UNKNOWN_ID} not found` },
+      });
+      await expect(tags.findOwnedMany(user, ['bad'])).rejects.toMatchObject({
+        status: 422,
+        fields: { tagIds: 'tag bad not found' },
+      });
+      expect((await listTags(trove, outsider)).map((tag) => tag.id)).toContain(foreign.id);
+    });
+  });
+});
