@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { TroveConfig } from '../config/configuration.js';
+import { LocalDiskStorage } from './local-disk.storage.js';
+import { S3Storage } from './s3.storage.js';
+import { Storage } from './storage.js';
+import { StoredFilesService } from './stored-files.service.js';
+
+/** The storage `TROVE_STORAGE_DRIVER` names: local disk under the data directory, or S3. */
+export async function createStorage(
+  settings: TroveConfig['storage'],
+  dataDir: string,
+): Promise<Storage> {
+  if (settings.driver === 's3') return new S3Storage(settings.s3);
+  const storage = new LocalDiskStorage(path.join(dataDir, 'attachments'));
+  await storage.init();
+  return storage;
+}
+
+/**
+ * Attachment files: the configured `Storage` and the reference-counted `StoredFilesService`.
+ * Global, because deleting an entity or a group (in their own modules) releases files too.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: Storage,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<TroveConfig, true>) =>
+        createStorage(
+          config.get('storage', { infer: true }),
+          config.get('dataDir', { infer: true }),
+        ),
+    },
+    StoredFilesService,
+  ],
+  exports: [Storage, StoredFilesService],
+})
+export class StorageModule implements OnApplicationShutdown {
+  constructor(private readonly storage: Storage) {}
+
+  onApplicationShutdown(): void {
+    if (this.storage instanceof S3Storage) this.storage.close();
+  }
+}

@@ -1,0 +1,106 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { assertStorageKey, Storage, type StorageBody } from './storage.js';
+
+/** Files deleted at once when many are released (a group's, say). */
+const RELEASE_CONCURRENCY = 8;
+
+/** A key Trove generated, as opposed to the URL a link attachment keeps in the same column. */
+export function isStorageKey(value: string): boolean {
+  try {
+    assertStorageKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The files of attachment rows, shared by key: identical uploads in a group get the same key
+ * (content-addressed), so a file is stored once and deleted only when no row uses it any more.
+ * Storing and deleting a key take the same PostgreSQL advisory lock, so an upload that reuses a
+ * file cannot lose it to a delete running at the same time, on this instance or another.
+ */
+@Injectable()
+export class StoredFilesService {
+  private readonly logger = new Logger('StoredFiles');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly storage: Storage,
+  ) {}
+
+  /**
+   * Inside the caller's transaction, before it inserts the row that uses the key: locks the key
+   * until commit and stores the file unless it is there already.
+   */
+  async storeOnce(
+    manager: EntityManager,
+    key: string,
+    open: () => StorageBody,
+    contentType: string,
+  ): Promise<void> {
+    await this.lock(manager, key);
+    if (!(await this.storage.exists(key))) await this.storage.put(key, open(), contentType);
+  }
+
+  /** Keys of the files of one entity's attachments (links have none). */
+  async keysOfEntity(manager: EntityManager, entityId: string): Promise<string[]> {
+    const rows = await manager.query<{ path: string }[]>(
+      'SELECT DISTINCT path FROM attachments WHERE entity_id = $1',
+      [entityId],
+    );
+    return rows.map((row) => row.path).filter(isStorageKey);
+  }
+
+  /** Keys of the files of every attachment of a group's entities. */
+  async keysOfGroup(manager: EntityManager, groupId: string): Promise<string[]> {
+    const rows = await manager.query<{ path: string }[]>(
+      `SELECT DISTINCT a.path FROM attachments a JOIN entities e ON e.id = a.entity_id
+       WHERE e.group_id = $1`,
+      [groupId],
+    );
+    return rows.map((row) => row.path).filter(isStorageKey);
+  }
+
+  /**
+   * After the rows that used them are gone (call it after commit): deletes each file that no
+   * attachment row uses any more. Never throws; failures are logged, and the file stays.
+   * Returns the number of files deleted.
+   */
+  async releaseUnused(keys: Iterable<string>): Promise<number> {
+    const pending = [...new Set(keys)].filter(isStorageKey);
+    let deleted = 0;
+    const worker = async (): Promise<void> => {
+      for (let key = pending.shift(); key !== undefined; key = pending.shift()) {
+        try {
+          if (await this.releaseOne(key)) deleted += 1;
+        } catch (error) {
+          this.logger.warn(
+            `could not delete stored file ${key}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: RELEASE_CONCURRENCY }, worker));
+    return deleted;
+  }
+
+  private async releaseOne(key: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.lock(manager, key);
+      const [used] = await manager.query<unknown[]>(
+        'SELECT 1 FROM attachments WHERE path = $1 LIMIT 1',
+        [key],
+      );
+      if (used) return false;
+      await this.storage.delete(key);
+      return true;
+    });
+  }
+
+  private async lock(manager: EntityManager, key: string): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+  }
+}
