@@ -153,7 +153,8 @@ export async function uploadOk(
 const titleOf = (name: string): string => name.split(/[/\\]/).at(-1)!;
 
 /**
- * Polls the entity until the attachment has a thumbnail (at most 50 × 100 ms), then reads it once
+ * Polls the entity until the attachment has a thumbnail (every 100 ms, for at most 20 s: thumbnails
+ * are made in the background, and a loaded machine may take a while), then reads it once
  * more: the summary's queries are not one snapshot, so the read that first shows the thumbnail
  * may have read the entity's `thumbnailId` just before it was committed.
  */
@@ -163,7 +164,8 @@ export async function waitForThumbnail(
   entityId: string,
   attachmentId: string,
 ): Promise<{ attachment: AttachmentBody; entity: EntityWithAttachments }> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     const polled = await getEntity(trove, session, entityId);
     if (polled.attachments.find((item) => item.id === attachmentId)?.thumbnail) {
       const entity = await getEntity(trove, session, entityId);
@@ -172,7 +174,7 @@ export async function waitForThumbnail(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no thumbnail for attachment ${attachmentId} after 5 s`);
+  throw new Error(`no thumbnail for attachment ${attachmentId} after 20 s`);
 }
 
 /** A JPEG `width` × `height` as stored, left half red, right half blue, with an EXIF orientation. */

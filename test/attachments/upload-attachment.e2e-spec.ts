@@ -336,7 +336,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       });
 
       expect([response.status, response.body]).toEqual([400, { error: 'invalid route key: id' }]);
-      await expect.poll(() => stagedFiles(trove)).toEqual([]);
+      await expect.poll(() => stagedFiles(trove), { timeout: 10_000 }).toEqual([]);
     });
   });
 

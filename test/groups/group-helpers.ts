@@ -135,8 +135,3 @@ export async function createGroup(
   const response = await as(trove, session, 'post', '/api/v1/groups').send({ name }).expect(201);
   return response.body as GroupBody;
 }
-
-export const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });

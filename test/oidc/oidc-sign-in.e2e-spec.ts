@@ -137,7 +137,6 @@ describe('OIDC sign-in through a real provider', () => {
       `OIDC sign-in round trip (new user): ${elapsedMs.toFixed(0)} ms, ` +
         `of which Trove's callback ${callbackMs.toFixed(0)} ms`,
     );
-    expect(elapsedMs).toBeLessThan(10_000);
   });
 
   it('signs a returning identity in as the same user, even after the e-mail changed at the provider', async () => {
@@ -162,7 +161,6 @@ describe('OIDC sign-in through a real provider', () => {
       `OIDC sign-in round trip (returning user): ${elapsedMs.toFixed(0)} ms, ` +
         `of which Trove's callback ${callbackMs.toFixed(0)} ms`,
     );
-    expect(elapsedMs).toBeLessThan(10_000);
   });
 
   it('links the identity to the local account with the same verified e-mail', async () => {

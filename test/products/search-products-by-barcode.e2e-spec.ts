@@ -338,7 +338,7 @@ describe('GET /api/v1/products/search-from-barcode', () => {
       expect(response.body).toEqual([upcitemdbHit(code, standIns.image('photo.jpg'), jpegUri())]);
       expect(standIns.offRequests(code)).toHaveLength(1);
       expect(elapsed).toBeGreaterThanOrEqual(900);
-      expect(elapsed).toBeLessThan(2500);
+      expect(elapsed).toBeLessThan(10_000);
     });
 
     it('answers 502 when every provider fails, and asks again next time', async () => {
@@ -359,7 +359,7 @@ describe('GET /api/v1/products/search-from-barcode', () => {
       const started = Date.now();
       const response = await search(trove, owner, { data: code }).expect(502);
       expect(response.body).toEqual(NO_PROVIDER);
-      expect(Date.now() - started).toBeLessThan(2500);
+      expect(Date.now() - started).toBeLessThan(10_000);
     });
   });
 
