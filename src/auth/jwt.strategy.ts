@@ -28,7 +28,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         done: (error: unknown, key?: Buffer) => void,
       ) => {
         sessions.signingKey().then(
-          (key) => done(null, key),
+          // jsonwebtoken takes a KeyObject as it is; passport-jwt's types only know bytes.
+          (key) => done(null, key as unknown as Buffer),
           (error: unknown) => done(error),
         );
       },

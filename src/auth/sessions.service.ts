@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -39,6 +39,8 @@ export interface IssuedSession {
  */
 @Injectable()
 export class SessionsService {
+  private key: Promise<KeyObject> | undefined;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: ServerSecretsService,
@@ -46,11 +48,16 @@ export class SessionsService {
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
-  signingKey(): Promise<Buffer> {
-    return this.secrets.get(
-      TOKEN_SIGNING_KEY,
-      this.config.get('auth', { infer: true }).tokenSecret,
-    );
+  /**
+   * The HS256 key, made a KeyObject once: given raw bytes, jsonwebtoken would try (and fail) to
+   * parse them as a public key on every verification.
+   */
+  signingKey(): Promise<KeyObject> {
+    this.key ??= this.secrets
+      .get(TOKEN_SIGNING_KEY, this.config.get('auth', { infer: true }).tokenSecret)
+      .then(createSecretKey);
+    this.key.catch(() => (this.key = undefined));
+    return this.key;
   }
 
   async issue(userId: string, options: { long: boolean }): Promise<IssuedSession> {
