@@ -104,33 +104,31 @@ export interface RawCreate {
 }
 
 /**
- * The writes of a create in one transaction: the group-row lock that serialises asset ids, then
- * the entity with the next asset id and its tags in one statement.
+ * A create as Trove stores it: one statement that checks the type, parent and tags are the
+ * group's, takes the next asset id (`entity_next_asset_id` locks the group row until the
+ * statement commits) and writes the entity with its tags; then the view of the new entity,
+ * which the response carries.
  */
-export async function rawCreate(client: pg.PoolClient, entity: RawCreate): Promise<string> {
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT 1 FROM groups WHERE id = $1 FOR NO KEY UPDATE', [entity.groupId]);
-    const { rows } = await client.query<{ id: string }>(
-      `WITH created AS (
-         INSERT INTO entities (group_id, entity_type_id, parent_id, name, description, quantity,
-                               model_number, manufacturer, asset_id)
-         SELECT $1, $2, $3, $4, '', 1, '', '', coalesce(max(asset_id), 0) + 1
-         FROM entities WHERE group_id = $1
-         RETURNING id
-       ), tagged AS (
-         INSERT INTO entity_tags (entity_id, tag_id)
-         SELECT created.id, unnest($5::uuid[]) FROM created ON CONFLICT DO NOTHING
-       )
-       SELECT id FROM created`,
-      [entity.groupId, entity.entityTypeId, entity.parentId, entity.name, entity.tagIds],
-    );
-    await client.query('COMMIT');
-    return rows[0].id;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+export async function rawCreate(pool: pg.Pool, entity: RawCreate): Promise<string> {
+  const { rows } = await pool.query<{ id: string }>(
+    `WITH created AS (
+       INSERT INTO entities (group_id, asset_id, entity_type_id, parent_id, name, quantity)
+       SELECT $1, entity_next_asset_id($1), t.id, $3, $4, 1 FROM entity_types t
+       WHERE t.group_id = $1 AND t.id = $2
+         AND EXISTS (SELECT 1 FROM entities p WHERE p.id = $3 AND p.group_id = $1)
+         AND (SELECT count(*) FROM tags g WHERE g.id = ANY($5::uuid[]) AND g.group_id = $1)
+             = cardinality($5::uuid[])
+       RETURNING id
+     ), tagged AS (
+       INSERT INTO entity_tags (entity_id, tag_id)
+       SELECT created.id, unnest($5::uuid[]) FROM created
+     )
+     SELECT id FROM created`,
+    [entity.groupId, entity.entityTypeId, entity.parentId, entity.name, entity.tagIds],
+  );
+  if (!rows[0]) throw new Error('raw create stored nothing');
+  await pool.query(GET_STATEMENT, [entity.groupId, rows[0].id]);
+  return rows[0].id;
 }
 
 export interface RawLoadResult {

@@ -232,18 +232,13 @@ async function main(): Promise<void> {
       { minRatio: 0.35 },
       async (n): Promise<unknown> => {
         const body = createBodies[n % createBodies.length];
-        const client = await pool.connect();
-        try {
-          return await rawCreate(client, {
-            groupId: session.groupId,
-            entityTypeId: itemTypeId,
-            parentId: body.parentId,
-            name: `Raw ${body.name}`,
-            tagIds: body.tagIds,
-          });
-        } finally {
-          client.release();
-        }
+        return rawCreate(pool, {
+          groupId: session.groupId,
+          entityTypeId: itemTypeId,
+          parentId: body.parentId,
+          name: `Raw ${body.name}`,
+          tagIds: body.tagIds,
+        });
       },
     ),
   );

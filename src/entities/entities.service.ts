@@ -1,4 +1,9 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, In } from 'typeorm';
 import { AttachmentRecord } from '../attachments/attachment.record.js';
@@ -30,6 +35,10 @@ import { EntityRecord } from './entity.record.js';
 /** Columns the database or the insert fills in, never taken from the values given. */
 const GENERATED_PROPERTIES = new Set(['id', 'groupId', 'assetId', 'createdAt', 'updatedAt']);
 
+/** What an insert is given: a name, a type (null: the group's default item type) and any columns. */
+export type InsertableEntity = Partial<Omit<EntityRecord, 'entityTypeId'>> &
+  Pick<EntityRecord, 'name'> & { entityTypeId: string | null };
+
 export interface InsertedEntity {
   id: string;
   /** The allocated asset id, as the database returns a bigint: a decimal string. */
@@ -54,60 +63,95 @@ export class EntitiesService {
     private readonly storedFiles: StoredFilesService,
   ) {}
 
+  /**
+   * One statement stores the entity when its type, parent and tags are the group's; only when it
+   * stores nothing are they looked up one by one, to answer which was wrong (or, when the group
+   * has no item type left, to make one and try again).
+   */
   async create(user: AuthUser, dto: CreateEntityDto): Promise<EntitySummaryDto> {
-    const tags = await this.tags.findOwnedMany(user, dto.tagIds ?? []);
-    const id = await this.dataSource.transaction(async (manager) => {
-      const entityTypeId = dto.entityTypeId
-        ? (await this.entityTypes.findOwnedOrFail(user, dto.entityTypeId, 'entityTypeId')).id
-        : (await this.entityTypes.defaultType(manager, user.groupId, false)).id;
+    const tagIds = [...new Set(dto.tagIds ?? [])];
+    const values = {
+      name: dto.name,
+      description: dto.description ?? '',
+      entityTypeId: dto.entityTypeId ?? null,
+      parentId: dto.parentId ?? null,
+      quantity: dto.quantity ?? 1,
+      modelNumber: dto.modelNumber ?? '',
+      manufacturer: dto.manufacturer ?? '',
+    };
+    const manager = this.dataSource.manager;
+    let inserted = await this.tryInsert(manager, user.groupId, values, tagIds);
+    if (!inserted) {
+      await this.tags.findOwnedMany(user, tagIds);
+      if (dto.entityTypeId) {
+        await this.entityTypes.findOwnedOrFail(user, dto.entityTypeId, 'entityTypeId');
+      } else {
+        await this.entityTypes.defaultType(manager, user.groupId, false);
+      }
       if (dto.parentId) await this.findOwnedIn(manager, user, dto.parentId, 'parentId');
-      const record = await this.insert(
-        manager,
-        user.groupId,
-        {
-          name: dto.name,
-          description: dto.description ?? '',
-          entityTypeId,
-          parentId: dto.parentId ?? null,
-          quantity: dto.quantity ?? 1,
-          modelNumber: dto.modelNumber ?? '',
-          manufacturer: dto.manufacturer ?? '',
-        },
-        tags.map((tag) => tag.id),
-      );
-      return record.id;
-    });
-    return this.views.summary(user.groupId, id);
+      inserted = await this.insert(manager, user.groupId, values, tagIds);
+    }
+    return this.views.summary(user.groupId, inserted.id);
   }
 
-  /**
-   * Inserts an entity with the next asset id of the group, and its tags, inside the caller's
-   * transaction. The group row is locked first, so concurrent creates never share an id; the
-   * insert is then one statement (its snapshot is taken after the lock, so it sees every id).
-   */
+  /** As `tryInsert`, for callers that checked the type, parent and tags in their transaction. */
   async insert(
     manager: EntityManager,
     groupId: string,
-    values: Partial<EntityRecord> & Pick<EntityRecord, 'name' | 'entityTypeId'>,
+    values: InsertableEntity,
     tagIds: string[] = [],
   ): Promise<InsertedEntity> {
-    await manager.query('SELECT 1 FROM groups WHERE id = $1 FOR NO KEY UPDATE', [groupId]);
+    const inserted = await this.tryInsert(manager, groupId, values, tagIds);
+    if (!inserted) {
+      throw new ConflictException(
+        'the entity’s type, parent or tags changed while it was being stored; try again',
+      );
+    }
+    return inserted;
+  }
+
+  /**
+   * Inserts an entity with the next asset id of the group, and its tags, in one statement, if
+   * its type (null: the group's oldest item type), parent and tags are all of the group;
+   * undefined when one is not. `entity_next_asset_id` locks the group row until the
+   * transaction ends (at once outside one), so concurrent creates never share an asset id.
+   */
+  async tryInsert(
+    manager: EntityManager,
+    groupId: string,
+    values: InsertableEntity,
+    tagIds: string[] = [],
+  ): Promise<InsertedEntity | undefined> {
     const metadata = manager.connection.getMetadata(EntityRecord);
+    const params: unknown[] = [
+      groupId,
+      [...new Set(tagIds)],
+      values.entityTypeId,
+      values.parentId ?? null,
+    ];
     const columns: string[] = [];
-    const params: unknown[] = [groupId, tagIds];
+    const placeholders: string[] = [];
     for (const [property, value] of Object.entries(values)) {
       if (value === undefined || (typeof value === 'object' && value !== null)) continue;
-      if (GENERATED_PROPERTIES.has(property)) continue;
+      if (GENERATED_PROPERTIES.has(property) || property === 'entityTypeId') continue;
       const column = metadata.columns.find((candidate) => candidate.propertyName === property);
       if (!column) continue;
       params.push(value);
       columns.push(`, "${column.databaseName}"`);
+      placeholders.push(`, $${params.length}`);
     }
-    const placeholders = columns.map((_, index) => `, $${index + 3}`).join('');
     const [row] = await manager.query<{ id: string; asset_id: string; created_at: Date }[]>(
       `WITH created AS (
-         INSERT INTO entities (group_id, asset_id${columns.join('')})
-         VALUES ($1, (SELECT COALESCE(max(asset_id), 0) + 1 FROM entities WHERE group_id = $1)${placeholders})
+         INSERT INTO entities (group_id, asset_id, entity_type_id${columns.join('')})
+         SELECT $1, entity_next_asset_id($1), t.id${placeholders.join('')}
+         FROM entity_types t
+         WHERE t.group_id = $1
+           AND t.id = coalesce($3::uuid, (SELECT d.id FROM entity_types d
+                                          WHERE d.group_id = $1 AND NOT d.is_location
+                                          ORDER BY d.created_at, d.id LIMIT 1))
+           AND ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM entities p WHERE p.id = $4 AND p.group_id = $1))
+           AND (SELECT count(*) FROM tags g WHERE g.id = ANY($2::uuid[]) AND g.group_id = $1)
+               = cardinality($2::uuid[])
          RETURNING id, asset_id, created_at
        ), tagged AS (
          INSERT INTO entity_tags (entity_id, tag_id)
@@ -116,7 +160,7 @@ export class EntitiesService {
        SELECT id, asset_id, created_at FROM created`,
       params,
     );
-    return { id: row.id, assetId: String(row.asset_id), createdAt: row.created_at };
+    return row && { id: row.id, assetId: String(row.asset_id), createdAt: row.created_at };
   }
 
   async get(user: AuthUser, id: string): Promise<EntitySummaryDto> {
@@ -286,29 +330,20 @@ export class EntitiesService {
     const paged = query.page !== undefined || query.pageSize !== undefined;
     const pageSize = query.pageSize && query.pageSize > 0 ? query.pageSize : paged ? 10 : 0;
     const page = Math.max(query.page ?? 1, 1);
-    const limit = paged ? ` LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}` : '';
-    const from = `FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE ${filter.where}`;
-    const [counted, rows] = await Promise.all([
-      this.dataSource.query<{ total: number }[]>(
-        `SELECT count(*)::int AS total ${from}`,
-        filter.params,
-      ),
-      this.dataSource.query<{ id: string; price: string; sold: boolean }[]>(
-        `SELECT e.id, e.purchase_price AS price, e.sold_date IS NOT NULL AS sold ${from}
-         ORDER BY ${entityOrder(query.orderBy)}${limit}`,
-        filter.params,
-      ),
-    ]);
-    const items = await this.views.childSummaries(
-      user.groupId,
-      rows.map((row) => row.id),
+    const { total, items } = await this.views.page(
+      filter,
+      entityOrder(query.orderBy),
+      paged ? pageSize : undefined,
+      (page - 1) * pageSize,
     );
     return {
       page: query.page ?? -1,
       pageSize: query.pageSize ?? -1,
-      total: counted[0].total,
+      total,
       items,
-      totalPrice: rows.filter((row) => !row.sold).reduce((sum, row) => sum + Number(row.price), 0),
+      totalPrice: items
+        .filter((item) => item.soldDate === '')
+        .reduce((sum, item) => sum + item.purchasePrice, 0),
     };
   }
 

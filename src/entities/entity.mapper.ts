@@ -1,116 +1,89 @@
-import { toAttachmentSummary } from '../attachments/attachment.mapper.js';
-import type { AttachmentRecord } from '../attachments/attachment.record.js';
-import { toEntityTypeSummary } from '../entity-types/entity-type.mapper.js';
-import { toTagSummary } from '../tags/tag.mapper.js';
 import { formatAssetId } from './asset-id.js';
 import type { EntityStoredDto } from './dto/entity-stored.dto.js';
-import type {
-  EntityChildSummaryDto,
-  EntityFieldDto,
-  EntitySummaryDto,
-} from './dto/entity-summary.dto.js';
-import type { EntityFieldRecord } from './entity-field.record.js';
+import type { EntityChildSummaryDto, EntitySummaryDto } from './dto/entity-summary.dto.js';
+import type { EntityChildSummaryRow, EntityDetailRow } from './entity-view.sql.js';
 import type { EntityRecord } from './entity.record.js';
 
-/** What the views of a set of entities need besides the records themselves. */
-export interface EntityContext {
-  /** Every ancestor of the entities being shown, by id, with type and tags loaded. */
-  ancestors: Map<string, EntityRecord>;
-  /** Primary photo and its thumbnail, by entity id. */
-  photos: Map<string, { imageId: string; thumbnailId: string | null }>;
-  /** For locations: total quantity of the non-archived items directly inside, by entity id. */
-  itemCounts: Map<string, number>;
+/** A row of the view statements of entity-views.service.ts. */
+export interface EntityViewRow {
+  /** Place among the entities asked for; null for an ancestor or child shown only around them. */
+  position: string | number | null;
+  /** Place among the child locations of the entity of a summary; null otherwise. */
+  child?: number | null;
+  id: string;
+  parent_id: string | null;
+  is_location: boolean;
+  view: EntityChildSummaryRow;
+  /** Only for the entity of a summary. */
+  detail?: EntityDetailRow | null;
 }
 
-export interface EntityDetail {
-  children: EntityRecord[];
-  fields: EntityFieldRecord[];
-  attachments: AttachmentRecord[];
-}
-
-const money = (value: string | number): number => Number(value);
-const day = (value: string | null): string => value ?? '';
-
-/** Expects `entityType` (with `defaultTemplate`) and `tags` loaded, as on every record in the context. */
-export function toEntityChildSummary(
-  record: EntityRecord,
-  context: EntityContext,
-): EntityChildSummaryDto {
-  const parent = record.parentId ? context.ancestors.get(record.parentId) : undefined;
-  const photo = context.photos.get(record.id);
-  return {
-    id: record.id,
-    archived: record.archived,
-    assetId: formatAssetId(record.assetId),
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
-    name: record.name,
-    description: record.description,
-    entityType: toEntityTypeSummary(record.entityType!),
-    imageId: photo?.imageId ?? null,
-    thumbnailId: photo?.thumbnailId ?? null,
-    insured: record.insured,
-    itemCount: record.entityType?.isLocation ? (context.itemCounts.get(record.id) ?? 0) : 0,
-    parent: parent ? toEntityChildSummary(parent, context) : null,
-    purchasePrice: money(record.purchasePrice),
-    quantity: record.quantity,
-    soldDate: day(record.soldDate),
-    tags: [...(record.tags ?? [])].sort(byName).map(toTagSummary),
-  };
+export interface EntityViews {
+  /** Child summaries of the rows with a position, in row order. */
+  shown: EntityChildSummaryDto[];
+  /** Summary views of the rows with a detail, in row order. */
+  summaries: EntitySummaryDto[];
 }
 
 const byName = (a: { name: string; id: string }, b: { name: string; id: string }): number =>
   a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 
-export const toEntityField = (record: EntityFieldRecord): EntityFieldDto => ({
-  id: record.id,
-  type: record.type,
-  name: record.name,
-  textValue: record.textValue,
-  numberValue: record.numberValue,
-  booleanValue: record.booleanValue,
-});
+const money = (value: string | number): number => Number(value);
+const day = (value: string | null): string => value ?? '';
 
-/** The nearest ancestor whose type is a location. */
-function locationOf(record: EntityRecord, context: EntityContext): EntityRecord | undefined {
-  const seen = new Set<string>();
-  let current = record.parentId ? context.ancestors.get(record.parentId) : undefined;
-  while (current && !seen.has(current.id)) {
-    if (current.entityType?.isLocation) return current;
-    seen.add(current.id);
-    current = current.parentId ? context.ancestors.get(current.parentId) : undefined;
-  }
-  return undefined;
-}
-
-/** The summary view (spec §2.1). */
-export function toEntitySummary(
-  record: EntityRecord,
-  context: EntityContext,
-  detail: EntityDetail,
-): EntitySummaryDto {
-  const location = locationOf(record, context);
-  return {
-    ...toEntityChildSummary(record, context),
-    lifetimeWarranty: record.lifetimeWarranty,
-    manufacturer: record.manufacturer,
-    modelNumber: record.modelNumber,
-    serialNumber: record.serialNumber,
-    notes: record.notes,
-    purchaseDate: day(record.purchaseDate),
-    purchaseFrom: record.purchaseFrom,
-    soldNotes: record.soldNotes,
-    soldPrice: money(record.soldPrice),
-    soldTo: record.soldTo,
-    syncChildEntityLocations: record.syncChildEntityLocations,
-    totalPrice: money(record.purchasePrice) * record.quantity,
-    warrantyDetails: record.warrantyDetails,
-    warrantyExpires: day(record.warrantyExpires),
-    location: location ? toEntityChildSummary(location, context) : null,
-    children: detail.children.map((child) => toEntityChildSummary(child, context)),
-    fields: detail.fields.map(toEntityField),
-    attachments: detail.attachments.map(toAttachmentSummary),
+/**
+ * Turns the rows of one view statement into views: each child summary gets its `parent` (up to
+ * the top, built once per entity and shared) and each summary its `location` and `children`.
+ */
+export function toEntityViews(rows: EntityViewRow[]): EntityViews {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const built = new Map<string, EntityChildSummaryDto>();
+  const childSummary = (row: EntityViewRow, depth = 0): EntityChildSummaryDto => {
+    const done = built.get(row.id);
+    if (done) return done;
+    const { photo, ...view } = row.view;
+    const parentRow = row.parent_id ? byId.get(row.parent_id) : undefined;
+    const summary: EntityChildSummaryDto = {
+      ...view,
+      assetId: formatAssetId(view.assetId),
+      imageId: photo?.imageId ?? null,
+      thumbnailId: photo?.thumbnailId ?? null,
+      parent: parentRow && depth < 1000 ? childSummary(parentRow, depth + 1) : null,
+      tags: view.tags.sort(byName),
+    };
+    built.set(row.id, summary);
+    return summary;
   };
+  /** The nearest ancestor whose type is a location. */
+  const locationOf = (row: EntityViewRow): EntityViewRow | undefined => {
+    const seen = new Set<string>();
+    let current = row.parent_id ? byId.get(row.parent_id) : undefined;
+    while (current && !seen.has(current.id)) {
+      if (current.is_location) return current;
+      seen.add(current.id);
+      current = current.parent_id ? byId.get(current.parent_id) : undefined;
+    }
+    return undefined;
+  };
+
+  const shown: EntityChildSummaryDto[] = [];
+  const summaries: EntitySummaryDto[] = [];
+  const children = rows.filter((row) => row.child !== null && row.child !== undefined);
+  for (const row of rows) {
+    if (row.position !== null) shown.push(childSummary(row));
+    if (row.detail) {
+      const location = locationOf(row);
+      summaries.push({
+        ...childSummary(row),
+        ...row.detail,
+        location: location ? childSummary(location) : null,
+        children: children
+          .filter((child) => child.parent_id === row.id)
+          .map((child) => childSummary(child)),
+      });
+    }
+  }
+  return { shown, summaries };
 }
 
 /** The stored view (spec §2.6), with the stored views of the relations the caller loaded. */

@@ -85,6 +85,46 @@ describe('POST /api/v1/entities', () => {
     expect((body.entityType as { id: string }).id).toBe(await typeId(trove, owner, 'Item'));
   });
 
+  it('makes the group a new item type when it has none left, and uses it', async () => {
+    const alone = await signUp(trove);
+    const itemType = await typeId(trove, alone, 'Item');
+    await trove.http
+      .delete(`/api/v1/entity-types/${itemType}`)
+      .set('Authorization', alone.authorization)
+      .expect(204);
+
+    const body = await createEntity(trove, alone, { name: 'Typeless' });
+
+    const entityType = body.entityType as { id: string; name: string; isLocation: boolean };
+    expect(entityType).toMatchObject({ name: 'Item', isLocation: false });
+    expect(entityType.id).not.toBe(itemType);
+    const rows = await trove.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM entity_types WHERE group_id = $1 AND NOT is_location',
+      [alone.groupId],
+    );
+    expect(rows).toEqual([{ count: 1 }]);
+  });
+
+  it('gives the next asset id after the highest in the group, as Homebox does', async () => {
+    const alone = await signUp(trove);
+    const [highest] = await trove.query<{ highest: number }>(
+      'SELECT max(asset_id)::int AS highest FROM entities WHERE group_id = $1',
+      [alone.groupId],
+    );
+    const next = (n: number): string => `000-${String(highest.highest + n).padStart(3, '0')}`;
+    const first = await createEntity(trove, alone, { name: 'First' });
+    const second = await createEntity(trove, alone, { name: 'Second' });
+    expect([first.assetId, second.assetId]).toEqual([next(1), next(2)]);
+    await trove.http
+      .delete(`/api/v1/entities/${second.id}`)
+      .set('Authorization', alone.authorization)
+      .expect(204);
+
+    const third = await createEntity(trove, alone, { name: 'Third' });
+
+    expect(third.assetId).toBe(next(2));
+  });
+
   it('creates a location when given a location type', async () => {
     const shelf = await createEntity(trove, owner, {
       name: 'Shelf',

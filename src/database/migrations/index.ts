@@ -3,6 +3,7 @@ import { CreateSchema1795219200000 } from './1795219200000-CreateSchema.js';
 import { AddEntitySearch1795219260000 } from './1795219260000-AddEntitySearch.js';
 import { AddEntityCountIndex1795219320000 } from './1795219320000-AddEntityCountIndex.js';
 import { AddAttachmentPathIndex1795219380000 } from './1795219380000-AddAttachmentPathIndex.js';
+import { AddNextAssetIdFunction1795219440000 } from './1795219440000-AddNextAssetIdFunction.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AddEntitySearch1795219260000,
   AddEntityCountIndex1795219320000,
   AddAttachmentPathIndex1795219380000,
+  AddNextAssetIdFunction1795219440000,
 ];
