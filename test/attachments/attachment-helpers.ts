@@ -236,8 +236,16 @@ export async function storedKeys(trove: TestApp): Promise<string[]> {
 }
 
 /** Files left in the upload staging directory. */
-export async function stagedFiles(trove: TestApp): Promise<string[]> {
+function stagedFiles(trove: TestApp): Promise<string[]> {
   return readdir(path.join(trove.config.dataDir, 'tmp', 'uploads')).catch(() => []);
+}
+
+/**
+ * Expects the upload staging directory to be empty within 5 s: when a multipart body breaks
+ * off, multer may answer before the cut-off temporary file is gone.
+ */
+export async function expectNoStagedFiles(trove: TestApp): Promise<void> {
+  await expect.poll(() => stagedFiles(trove), { timeout: 5_000 }).toEqual([]);
 }
 
 /** supertest's parser for a binary body: collects it into a Buffer, whatever the type. */

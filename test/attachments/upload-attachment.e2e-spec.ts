@@ -16,7 +16,7 @@ import {
   NO_TOKEN,
   pdf,
   png,
-  stagedFiles,
+  expectNoStagedFiles,
   storedKeys,
   UNKNOWN_ID,
   upload,
@@ -77,7 +77,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       ]);
       expect(Object.keys(response.body.attachments[0]).sort()).toEqual(ATTACHMENT_KEYS);
       expect(await storedKeys(trove)).toContain(keyOf(content, owner.groupId));
-      expect(await stagedFiles(trove)).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
 
     it('sniffs the type from the content, whatever the name and the client say', async () => {
@@ -221,7 +221,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       expect([noFile.status, noFile.body]).toEqual([422, validation({ file: 'file is required' })]);
       expect([json.status, json.body]).toEqual([422, validation({ file: 'file is required' })]);
       expect(await attachmentRows(trove, entity.id)).toEqual([]);
-      expect(await stagedFiles(trove)).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
 
     it('422 for a bad type, a bad primary flag or a name with no file name in it', async () => {
@@ -255,7 +255,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
         validation({ name: 'name must contain a file name' }),
       ]);
       expect(await attachmentRows(trove, entity.id)).toEqual([]);
-      expect(await stagedFiles(trove)).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
 
     it('413 for a file one byte over the limit, and nothing is stored', async () => {
@@ -273,7 +273,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       });
       expect(await attachmentRows(trove, entity.id)).toEqual([]);
       expect(await storedKeys(trove)).toEqual(before);
-      expect(await stagedFiles(trove)).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
 
     it('413 at once for a request that declares a body far over the limit, without reading it', async () => {
@@ -326,7 +326,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       expect(wrongField.status).toBe(400);
       expect(wrongField.body.error).toMatch(/^failed to parse multipart form: /);
       expect(await attachmentRows(trove, entity.id)).toEqual([]);
-      expect(await stagedFiles(trove)).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
 
     it('400 for an entity id that is not a UUID, and nothing is left behind', async () => {
@@ -336,7 +336,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       });
 
       expect([response.status, response.body]).toEqual([400, { error: 'invalid route key: id' }]);
-      await expect.poll(() => stagedFiles(trove), { timeout: 10_000 }).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
   });
 
@@ -398,7 +398,7 @@ describe('POST /api/v1/entities/{id}/attachments', () => {
       ]);
       expect(await attachmentRows(trove, theirs.id)).toEqual([]);
       expect(await storedKeys(trove)).not.toContain(keyOf(content, owner.groupId));
-      expect(await stagedFiles(trove)).toEqual([]);
+      await expectNoStagedFiles(trove);
     });
   });
 });

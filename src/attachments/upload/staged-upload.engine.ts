@@ -67,7 +67,8 @@ export class StagedUploadEngine {
         done(null, chunk);
       },
     });
-    pipeline(file.stream, inspect, createWriteStream(target, { flags: 'wx' })).then(
+    const output = createWriteStream(target, { flags: 'wx' });
+    pipeline(file.stream, inspect, output).then(
       () => {
         if (utf8Text) {
           try {
@@ -79,10 +80,16 @@ export class StagedUploadEngine {
         callback(null, { path: target, size, sha256, utf8Text });
       },
       (error: Error) => {
-        rm(target, { force: true }).then(
-          () => callback(error),
-          () => callback(error),
-        );
+        // A stream cut while the file is still being opened creates it once the open completes,
+        // so the file is removed only after the stream has closed.
+        const remove = (): void => {
+          rm(target, { force: true }).then(
+            () => callback(error),
+            () => callback(error),
+          );
+        };
+        if (output.closed) remove();
+        else output.once('close', remove);
       },
     );
   }
