@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TroveConfig } from '../config/configuration.js';
 import { GroupMembershipRecord } from '../groups/group-membership.record.js';
+import { GroupRecord } from '../groups/group.record.js';
 import type { GroupRole } from '../groups/group-role.js';
 import { GroupsService } from '../groups/groups.service.js';
 import { UserRecord } from '../users/user.record.js';
@@ -95,8 +96,7 @@ export class OidcAccountsService {
 
   /**
    * Puts the user in the shared group with the mapped role, creating the group on first use.
-   * The group is found through a pointer kept with the server secrets (every instance reads the
-   * same one), never by its name, so a group some user happens to call the same is never used.
+   * The group is found by its `oidcSharedKey` (derived from the setting), never by its name.
    */
   private async joinSharedGroup(
     manager: EntityManager,
@@ -104,20 +104,12 @@ export class OidcAccountsService {
     role: GroupRole,
   ): Promise<void> {
     const name = this.settings.sharedGroup;
-    const pointer = `oidc-shared-group:${createHash('sha256').update(name).digest('hex').slice(0, 40)}`;
-    await lock(manager, pointer);
-    const [found] = await manager.query<{ id: string }[]>(
-      `SELECT g.id FROM server_secrets s JOIN groups g ON g.id::text = convert_from(s.value, 'UTF8')
-       WHERE s.name = $1`,
-      [pointer],
-    );
+    const key = createHash('sha256').update(name).digest('hex').slice(0, 40);
+    await lock(manager, `oidc-shared-group:${key}`);
+    const found = await manager.findOneBy(GroupRecord, { oidcSharedKey: key });
     if (!found) {
       const group = await this.groups.createOwnedGroup(manager, userId, name, { starter: false });
-      await manager.query(
-        `INSERT INTO server_secrets (name, value) VALUES ($1, convert_to($2, 'UTF8'))
-         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
-        [pointer, group.id],
-      );
+      await manager.update(GroupRecord, { id: group.id }, { oidcSharedKey: key });
       await this.setRole(manager, group.id, userId, role);
       await this.groups.repairDefaultGroup(manager, userId);
     } else if (await this.groups.isMember(manager, found.id, userId)) {

@@ -104,3 +104,44 @@ describe('migrations started by several instances at once', () => {
     expect(rows).toHaveLength(MIGRATIONS.length);
   });
 });
+
+describe('the migration that marks the OIDC shared group on the group itself', () => {
+  const key = 'a'.repeat(40);
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ empty: true });
+    dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+    await runMigrations(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  const pointers = (): Promise<{ name: string; value: string }[]> =>
+    dataSource.query(
+      `SELECT name, convert_from(value, 'UTF8') AS value FROM server_secrets
+       WHERE name LIKE 'oidc-shared-group:%'`,
+    );
+
+  it('moves a marker kept among the server secrets to the group, and back when reverted', async () => {
+    expect(new (MIGRATIONS.at(-1)!)().name).toBe('AddGroupOidcSharedKey1795219500000');
+    const [group] = await dataSource.query<{ id: string }[]>(
+      `INSERT INTO groups (name) VALUES ('Staff') RETURNING id`,
+    );
+    await dataSource.query('UPDATE groups SET oidc_shared_key = $1 WHERE id = $2', [key, group.id]);
+
+    await dataSource.undoLastMigration();
+    expect(await pointers()).toEqual([{ name: `oidc-shared-group:${key}`, value: group.id }]);
+
+    await runMigrations(dataSource);
+    expect(await pointers()).toEqual([]);
+    expect(
+      await dataSource.query(
+        'SELECT id, oidc_shared_key FROM groups WHERE oidc_shared_key IS NOT NULL',
+      ),
+    ).toEqual([{ id: group.id, oidc_shared_key: key }]);
+  });
+});

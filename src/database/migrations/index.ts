@@ -4,6 +4,7 @@ import { AddEntitySearch1795219260000 } from './1795219260000-AddEntitySearch.js
 import { AddEntityCountIndex1795219320000 } from './1795219320000-AddEntityCountIndex.js';
 import { AddAttachmentPathIndex1795219380000 } from './1795219380000-AddAttachmentPathIndex.js';
 import { AddNextAssetIdFunction1795219440000 } from './1795219440000-AddNextAssetIdFunction.js';
+import { AddGroupOidcSharedKey1795219500000 } from './1795219500000-AddGroupOidcSharedKey.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AddEntityCountIndex1795219320000,
   AddAttachmentPathIndex1795219380000,
   AddNextAssetIdFunction1795219440000,
+  AddGroupOidcSharedKey1795219500000,
 ];
