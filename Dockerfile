@@ -1,5 +1,3 @@
-# syntax=docker/dockerfile:1
-
 # --- build: compile TypeScript, then keep only production dependencies ---
 FROM node:20-bookworm-slim AS build
 WORKDIR /app

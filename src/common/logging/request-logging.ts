@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+const HEALTH_PATH = '/api/v1/health/';
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -20,8 +21,15 @@ export function requestLogging(logger: Logger): HttpLogger {
       res.setHeader(REQUEST_ID_HEADER, id);
       return id;
     },
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    // Health probes (every few seconds from Docker or Kubernetes) log at debug when they pass.
+    customLogLevel: (req, res, error) =>
+      error || res.statusCode >= 500
+        ? 'error'
+        : res.statusCode >= 400
+          ? 'warn'
+          : req.url?.startsWith(HEALTH_PATH)
+            ? 'debug'
+            : 'info',
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
