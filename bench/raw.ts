@@ -3,7 +3,8 @@ import type pg from 'pg';
 /**
  * The SQL of Trove's list, get and create written by hand with `pg`: the same data in as few
  * statements as possible, without HTTP, validation or authentication. Its rate is the ceiling
- * Trove cannot exceed on the same database.
+ * Trove cannot exceed on the same database. Get and create run as prepared statements, as
+ * Trove's do; a list's text depends on its filter, so neither prepares it.
  */
 
 /**
@@ -104,14 +105,15 @@ export interface RawCreate {
 }
 
 /**
- * A create as Trove stores it: one statement that checks the type, parent and tags are the
+ * A create as Trove stores it (prepared, as Trove prepares it): one statement that checks the type, parent and tags are the
  * group's, takes the next asset id (`entity_next_asset_id` locks the group row until the
  * statement commits) and writes the entity with its tags; then the view of the new entity,
  * which the response carries.
  */
 export async function rawCreate(pool: pg.Pool, entity: RawCreate): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH created AS (
+  const { rows } = await pool.query<{ id: string }>({
+    name: 'raw_create',
+    text: `WITH created AS (
        INSERT INTO entities (group_id, asset_id, entity_type_id, parent_id, name, quantity)
        SELECT $1, entity_next_asset_id($1), t.id, $3, $4, 1 FROM entity_types t
        WHERE t.group_id = $1 AND t.id = $2
@@ -124,10 +126,10 @@ export async function rawCreate(pool: pg.Pool, entity: RawCreate): Promise<strin
        SELECT created.id, unnest($5::uuid[]) FROM created
      )
      SELECT id FROM created`,
-    [entity.groupId, entity.entityTypeId, entity.parentId, entity.name, entity.tagIds],
-  );
+    values: [entity.groupId, entity.entityTypeId, entity.parentId, entity.name, entity.tagIds],
+  });
   if (!rows[0]) throw new Error('raw create stored nothing');
-  await pool.query(GET_STATEMENT, [entity.groupId, rows[0].id]);
+  await pool.query({ name: 'raw_get', text: GET_STATEMENT, values: [entity.groupId, rows[0].id] });
   return rows[0].id;
 }
 

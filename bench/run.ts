@@ -217,7 +217,11 @@ async function main(): Promise<void> {
       { method: 'GET', paths: fixtures.getIds.map((id) => `/api/v1/entities/${id}`) },
       { minRatio: 0.5 },
       (n): Promise<unknown> =>
-        pool.query(GET_STATEMENT, [session.groupId, fixtures.getIds[n % fixtures.getIds.length]]),
+        pool.query({
+          name: 'raw_get',
+          text: GET_STATEMENT,
+          values: [session.groupId, fixtures.getIds[n % fixtures.getIds.length]],
+        }),
     ),
   );
   results.push(await measure('tree', { method: 'GET', paths: ['/api/v1/entities/tree'] }, {}));

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import { isUUID } from 'class-validator';
+import { preparedQuery } from '../database/prepared-query.js';
 import type { GroupRole } from '../groups/group-role.js';
 import type { AuthRole } from './auth-role.js';
 import type { Tenant } from './auth-user.js';
@@ -47,9 +48,24 @@ const TENANT_JOIN = `
     LIMIT 1
   ) m ON true`;
 
+const BY_SESSION_TOKEN = `SELECT t.user_id, t.token_hash AS secret_hash,
+    ARRAY(SELECT r.role FROM auth_roles r WHERE r.token_id = t.id) AS roles,
+    m.group_id, m.role AS group_role
+  FROM auth_tokens t
+  JOIN users u ON u.id = t.user_id
+  ${TENANT_JOIN}
+  WHERE t.id = $1 AND t.expires_at > now()`;
+
+const BY_API_KEY_HASH = `SELECT k.id AS key_id, k.user_id, k.key_hash AS secret_hash,
+    ARRAY['user'] AS roles, m.group_id, m.role AS group_role
+  FROM api_keys k
+  JOIN users u ON u.id = k.user_id
+  ${TENANT_JOIN}
+  WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > now())`;
+
 /**
  * Loads, in one query per request, what a credential stands for: its user, its roles and the
- * tenant group. Session and API-key lookups share the tenant rule above.
+ * tenant group. Session and API-key lookups share the tenant rule above; both are prepared.
  */
 @Injectable()
 export class IdentityRepository {
@@ -59,16 +75,10 @@ export class IdentityRepository {
     tokenId: string,
     tenant: string | undefined,
   ): Promise<StoredIdentity | undefined> {
-    const rows: IdentityRow[] = await this.dataSource.query(
-      `SELECT t.user_id, t.token_hash AS secret_hash,
-              ARRAY(SELECT r.role FROM auth_roles r WHERE r.token_id = t.id) AS roles,
-              m.group_id, m.role AS group_role
-       FROM auth_tokens t
-       JOIN users u ON u.id = t.user_id
-       ${TENANT_JOIN}
-       WHERE t.id = $1 AND t.expires_at > now()`,
-      [tokenId, tenant ?? null],
-    );
+    const rows = await preparedQuery<IdentityRow>(this.dataSource, BY_SESSION_TOKEN, [
+      tokenId,
+      tenant ?? null,
+    ]);
     return this.toIdentity(rows[0], tenant);
   }
 
@@ -76,13 +86,9 @@ export class IdentityRepository {
     keyHash: Buffer,
     tenant: string | undefined,
   ): Promise<(StoredIdentity & { keyId: string }) | undefined> {
-    const rows: (IdentityRow & { key_id: string })[] = await this.dataSource.query(
-      `SELECT k.id AS key_id, k.user_id, k.key_hash AS secret_hash, ARRAY['user'] AS roles,
-              m.group_id, m.role AS group_role
-       FROM api_keys k
-       JOIN users u ON u.id = k.user_id
-       ${TENANT_JOIN}
-       WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > now())`,
+    const rows = await preparedQuery<IdentityRow & { key_id: string }>(
+      this.dataSource,
+      BY_API_KEY_HASH,
       [keyHash, tenant ?? null],
     );
     const identity = this.toIdentity(rows[0], tenant);

@@ -9,6 +9,7 @@ import { type DataSource, type EntityManager, In } from 'typeorm';
 import { AttachmentRecord } from '../attachments/attachment.record.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { MaintenanceEntryRecord } from '../maintenance/maintenance-entry.record.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
@@ -140,8 +141,7 @@ export class EntitiesService {
       columns.push(`, "${column.databaseName}"`);
       placeholders.push(`, $${params.length}`);
     }
-    const [row] = await manager.query<{ id: string; asset_id: string; created_at: Date }[]>(
-      `WITH created AS (
+    const sql = `WITH created AS (
          INSERT INTO entities (group_id, asset_id, entity_type_id${columns.join('')})
          SELECT $1, entity_next_asset_id($1), t.id${placeholders.join('')}
          FROM entity_types t
@@ -157,9 +157,13 @@ export class EntitiesService {
          INSERT INTO entity_tags (entity_id, tag_id)
          SELECT created.id, tag FROM created, unnest($2::uuid[]) AS tag
        )
-       SELECT id, asset_id, created_at FROM created`,
-      params,
-    );
+       SELECT id, asset_id, created_at FROM created`;
+    type Row = { id: string; asset_id: string; created_at: Date };
+    // Outside a transaction (a plain create) the statement runs prepared.
+    const [row] =
+      manager === this.dataSource.manager
+        ? await preparedQuery<Row>(this.dataSource, sql, params)
+        : await manager.query<Row[]>(sql, params);
     return row && { id: row.id, assetId: String(row.asset_id), createdAt: row.created_at };
   }
 
