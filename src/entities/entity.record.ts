@@ -25,9 +25,11 @@ import { EntityFieldRecord } from './entity-field.record.js';
 @Index(['groupId', 'assetId'])
 @Index(['groupId', 'importRef'])
 @Index(['groupId', 'archived', 'entityTypeId'])
-// Expression indexes made by the AddEntitySearch migration; the schema builder leaves them be.
+// Indexes the schema builder cannot describe (expressions, INCLUDE columns), made by the
+// AddEntitySearch and CoverEntityParentIndex migrations; the schema builder leaves them be.
 @Index('entities_search_idx', { synchronize: false })
 @Index('entities_group_id_lower_name_idx', { synchronize: false })
+@Index('entities_parent_id_item_count_idx', { synchronize: false })
 export class EntityRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
@@ -45,7 +47,6 @@ export class EntityRecord extends TimestampedRecord {
   @JoinColumn()
   entityType?: Relation<EntityTypeRecord>;
 
-  @Index()
   @Column({ type: 'uuid', nullable: true })
   parentId: string | null;
 

@@ -127,13 +127,16 @@ describe('the migration that marks the OIDC shared group on the group itself', (
     );
 
   it('moves a marker kept among the server secrets to the group, and back when reverted', async () => {
-    expect(new (MIGRATIONS.at(-1)!)().name).toBe('AddGroupOidcSharedKey1795219500000');
+    const position = MIGRATIONS.findIndex(
+      (migration) => new migration().name === 'AddGroupOidcSharedKey1795219500000',
+    );
+    expect(position).toBeGreaterThan(0);
     const [group] = await dataSource.query<{ id: string }[]>(
       `INSERT INTO groups (name) VALUES ('Staff') RETURNING id`,
     );
     await dataSource.query('UPDATE groups SET oidc_shared_key = $1 WHERE id = $2', [key, group.id]);
 
-    await dataSource.undoLastMigration();
+    for (let i = position; i < MIGRATIONS.length; i++) await dataSource.undoLastMigration();
     expect(await pointers()).toEqual([{ name: `oidc-shared-group:${key}`, value: group.id }]);
 
     await runMigrations(dataSource);

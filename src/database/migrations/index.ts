@@ -5,6 +5,7 @@ import { AddEntityCountIndex1795219320000 } from './1795219320000-AddEntityCount
 import { AddAttachmentPathIndex1795219380000 } from './1795219380000-AddAttachmentPathIndex.js';
 import { AddNextAssetIdFunction1795219440000 } from './1795219440000-AddNextAssetIdFunction.js';
 import { AddGroupOidcSharedKey1795219500000 } from './1795219500000-AddGroupOidcSharedKey.js';
+import { CoverEntityParentIndex1795219560000 } from './1795219560000-CoverEntityParentIndex.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AddAttachmentPathIndex1795219380000,
   AddNextAssetIdFunction1795219440000,
   AddGroupOidcSharedKey1795219500000,
+  CoverEntityParentIndex1795219560000,
 ];
