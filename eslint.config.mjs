@@ -25,6 +25,39 @@ export default tseslint.config(
     },
   },
   {
+    // One way to the database (STYLE.md §13): only src/database/ and each module's repositories
+    // reach PostgreSQL, and a module's records are imported only inside that module.
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**', 'src/**/*.repository.ts', 'src/**/*.record.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'typeorm',
+              importNames: ['DataSource', 'EntityManager', 'Repository', 'QueryRunner'],
+              message: 'Reach the database through the module repository (Database in src/database/).',
+            },
+            {
+              name: '@nestjs/typeorm',
+              importNames: ['InjectDataSource', 'InjectRepository', 'InjectEntityManager'],
+              message: 'Reach the database through the module repository (Database in src/database/).',
+            },
+            { name: 'pg', message: 'Only src/database/ talks to the pg driver.' },
+          ],
+          patterns: [
+            {
+              group: ['../*/**/*.record.js', '../../*/**/*.record.js'],
+              allowTypeImports: true,
+              message: "Another module's records are reached through that module's service.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/config/**', 'test/**', 'vitest.config.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },

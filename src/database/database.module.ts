@@ -1,15 +1,24 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
+import { ClsModule } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { Database } from './database.js';
 import { runMigrations } from './migrate.js';
 
-/** Connects to Trove's database and brings its schema up to date before the app serves. */
+/**
+ * Connects to Trove's database and brings its schema up to date before the app serves, and
+ * provides the one way to it: `Database`, whose calls join the unit of work of the current
+ * context (nestjs-cls with its transactional plugin over the TypeORM data source).
+ */
 @Module({})
 export class DatabaseModule {
   static forRoot(url: string, poolSize: number): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => buildDataSourceOptions(url, poolSize),
@@ -19,7 +28,18 @@ export class DatabaseModule {
             return dataSource;
           },
         }),
+        ClsModule.forRoot({
+          global: true,
+          plugins: [
+            new ClsPluginTransactional({
+              imports: [TypeOrmModule],
+              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+            }),
+          ],
+        }),
       ],
+      providers: [Database],
+      exports: [Database],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TagRecord } from './tag.record.js';
+import { TagRepository } from './tag.repository.js';
 import { TagsController } from './tags.controller.js';
 import { TagsService } from './tags.service.js';
 
@@ -8,7 +9,7 @@ import { TagsService } from './tags.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([TagRecord])],
   controllers: [TagsController],
-  providers: [TagsService],
+  providers: [TagsService, TagRepository],
   exports: [TagsService],
 })
 export class TagsModule {}

@@ -1,7 +1,6 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
-import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import type { CreateTagDto } from './dto/create-tag.dto.js';
@@ -9,7 +8,8 @@ import type { TagOutDto } from './dto/tag-out.dto.js';
 import type { TagSummaryDto } from './dto/tag-summary.dto.js';
 import type { UpdateTagDto } from './dto/update-tag.dto.js';
 import { toTagOut, toTagSummary } from './tag.mapper.js';
-import { TagRecord } from './tag.record.js';
+import type { TagRecord } from './tag.record.js';
+import { TagRepository } from './tag.repository.js';
 
 /** How many levels a tag tree may have, roots counting as the first. */
 export const MAX_TAG_DEPTH = 5;
@@ -18,85 +18,60 @@ export const TAG_DEPTH_MESSAGE = `tags can be nested at most ${MAX_TAG_DEPTH} le
 
 /** Homebox clients send the zero UUID for "no parent". */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-/** Bounds the recursive queries should the stored tree ever hold a cycle. */
-const RECURSION_LIMIT = 64;
 
-interface Placement {
-  parentDepth: number;
-  cycle: boolean;
-  height: number;
-}
+/** Starter tags of a new Homebox collection. */
+const STARTER_TAGS = ['Appliances', 'IOT', 'Electronics', 'Servers', 'General', 'Important'];
 
 /**
  * Nested tags of a group. Writes that change the tree lock the group's tags first, so the
- * cycle and depth checks (recursive CTEs) see a tree no one else is changing.
+ * cycle and depth checks see a tree no one else is changing.
  */
 @Injectable()
 export class TagsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly tags: TagRepository) {}
 
   /** Every tag of the group, by name. */
   async list(user: AuthUser): Promise<TagSummaryDto[]> {
-    const records = await this.ordered(
-      this.dataSource.manager.getRepository(TagRecord).createQueryBuilder('t'),
-    )
-      .where('t.group_id = :groupId', { groupId: user.groupId })
-      .getMany();
-    return records.map(toTagSummary);
+    return (await this.tags.findAll(user.groupId)).map(toTagSummary);
   }
 
   async get(user: AuthUser, id: string): Promise<TagOutDto> {
-    const record = await this.findOwnedOrFail(user, id);
-    return this.toOut(this.dataSource.manager, record);
+    return this.toOut(await this.tags.findOwned(user.groupId, id));
   }
 
+  @Transactional()
   async create(user: AuthUser, dto: CreateTagDto): Promise<TagOutDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const parentId = parentIdOf(dto);
-      if (parentId) {
-        await this.lockGroupTags(manager, user.groupId);
-        await this.checkPlacement(manager, user.groupId, null, parentId);
-      }
-      const record = await manager.save(
-        TagRecord,
-        manager.create(TagRecord, { groupId: user.groupId, parentId, ...textsOf(dto) }),
-      );
-      return this.toOut(manager, record);
-    });
+    const parentId = parentIdOf(dto);
+    if (parentId) {
+      await this.tags.lockGroup(user.groupId);
+      await this.checkPlacement(user.groupId, null, parentId);
+    }
+    const record = await this.tags.insert({ groupId: user.groupId, parentId, ...textsOf(dto) });
+    return this.toOut(record);
   }
 
   /** Full replacement: an omitted parentId makes the tag a root, omitted texts become "". */
+  @Transactional()
   async update(user: AuthUser, id: string, dto: UpdateTagDto): Promise<TagOutDto> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.lockGroupTags(manager, user.groupId);
-      const record = await this.findOwnedIn(manager, user.groupId, id);
-      const parentId = parentIdOf(dto);
-      if (parentId) await this.checkPlacement(manager, user.groupId, id, parentId);
-      Object.assign(record, { parentId, ...textsOf(dto) });
-      await manager.save(record);
-      return this.toOut(manager, record);
-    });
+    await this.tags.lockGroup(user.groupId);
+    const record = await this.tags.findOwned(user.groupId, id);
+    const parentId = parentIdOf(dto);
+    if (parentId) await this.checkPlacement(user.groupId, id, parentId);
+    Object.assign(record, { parentId, ...textsOf(dto) });
+    return this.toOut(await this.tags.save(record));
   }
 
   /** Deletes a tag: its children become roots and it leaves every entity. */
+  @Transactional()
   async remove(user: AuthUser, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.lockGroupTags(manager, user.groupId);
-      await this.findOwnedIn(manager, user.groupId, id);
-      await manager
-        .createQueryBuilder()
-        .update(TagRecord)
-        .set({ parentId: null })
-        .where('parent_id = :id AND group_id = :groupId', { id, groupId: user.groupId })
-        .execute();
-      // entity_tags rows go with the tag (ON DELETE CASCADE).
-      await manager.delete(TagRecord, { id, groupId: user.groupId });
-    });
+    await this.tags.lockGroup(user.groupId);
+    await this.tags.findOwned(user.groupId, id);
+    await this.tags.delete(user.groupId, id);
   }
 
   /** A tag of the caller's group, or 404 `tag <id> not found`. */
   async findOwnedOrFail(user: AuthUser, id: string): Promise<TagRecord> {
-    return this.findOwnedIn(this.dataSource.manager, user.groupId, id);
+    return this.tags.findOwned(user.groupId, id);
   }
 
   /**
@@ -104,21 +79,7 @@ export class TagsService {
    * not a tag of the group is a 422 naming `field`.
    */
   async findOwnedMany(user: AuthUser, ids: string[], field = 'tagIds'): Promise<TagRecord[]> {
-    const unique = [...new Set(ids)];
-    const invalid = unique.find((id) => !isUUID(id, 'all'));
-    if (invalid !== undefined) {
-      throw ValidationFailedException.forField(field, `tag ${invalid} not found`);
-    }
-    if (unique.length === 0) return [];
-    const records = await this.dataSource
-      .getRepository(TagRecord)
-      .findBy({ id: In(unique), groupId: user.groupId });
-    const byId = new Map(records.map((record) => [record.id, record]));
-    return unique.map((id) => {
-      const record = byId.get(id);
-      if (!record) throw ValidationFailedException.forField(field, `tag ${id} not found`);
-      return record;
-    });
+    return this.tags.findOwnedMany(user.groupId, ids, { field });
   }
 
   /**
@@ -128,57 +89,20 @@ export class TagsService {
   async expandWithDescendants(user: AuthUser, ids: string[]): Promise<string[]> {
     const roots = [...new Set(ids)].filter((id) => isUUID(id, 'all'));
     if (roots.length === 0) return [];
-    const rows = await this.dataSource.query<{ id: string }[]>(
-      `WITH RECURSIVE tree(id) AS (
-         SELECT t.id FROM tags t WHERE t.group_id = $1 AND t.id = ANY($2::uuid[])
-         UNION
-         SELECT t.id FROM tags t JOIN tree ON t.parent_id = tree.id WHERE t.group_id = $1
-       )
-       SELECT id FROM tree ORDER BY id`,
-      [user.groupId, roots],
-    );
-    return rows.map((row) => row.id);
+    return this.tags.withDescendants(user.groupId, roots);
   }
 
-  private async findOwnedIn(
-    manager: EntityManager,
-    groupId: string,
-    id: string,
-  ): Promise<TagRecord> {
-    const record = isUUID(id, 'all') ? await manager.findOneBy(TagRecord, { id, groupId }) : null;
-    if (!record) throw new NotFoundException(`tag ${id} not found`);
-    return record;
+  /** The starter tags of a new collection. */
+  async seed(groupId: string): Promise<void> {
+    await this.tags.insertNamed(groupId, STARTER_TAGS);
   }
 
-  private async toOut(manager: EntityManager, record: TagRecord): Promise<TagOutDto> {
-    const parent = record.parentId
-      ? await manager.findOneBy(TagRecord, { id: record.parentId, groupId: record.groupId })
-      : null;
-    const children = await this.ordered(manager.getRepository(TagRecord).createQueryBuilder('t'))
-      .where('t.group_id = :groupId AND t.parent_id = :id', {
-        groupId: record.groupId,
-        id: record.id,
-      })
-      .getMany();
-    return toTagOut(record, parent, children);
-  }
-
-  /** Name order, the same on every server: case-insensitive, then by code point, then id. */
-  private ordered(query: SelectQueryBuilder<TagRecord>): SelectQueryBuilder<TagRecord> {
-    return query
-      .orderBy('lower(t.name) COLLATE "C"', 'ASC')
-      .addOrderBy('t.name COLLATE "C"', 'ASC')
-      .addOrderBy('t.id', 'ASC');
-  }
-
-  /**
-   * Locks every tag of the group until the transaction ends, in id order so that two writers
-   * cannot deadlock. `FOR NO KEY UPDATE` leaves entities free to reference the tags meanwhile.
-   */
-  private async lockGroupTags(manager: EntityManager, groupId: string): Promise<void> {
-    await manager.query('SELECT id FROM tags WHERE group_id = $1 ORDER BY id FOR NO KEY UPDATE', [
-      groupId,
+  private async toOut(record: TagRecord): Promise<TagOutDto> {
+    const [parent, children] = await Promise.all([
+      this.tags.findParent(record),
+      this.tags.findChildren(record.groupId, record.id),
     ]);
+    return toTagOut(record, parent, children);
   }
 
   /**
@@ -187,28 +111,11 @@ export class TagsService {
    * subtree would then reach deeper than MAX_TAG_DEPTH levels.
    */
   private async checkPlacement(
-    manager: EntityManager,
     groupId: string,
     tagId: string | null,
     parentId: string,
   ): Promise<void> {
-    const [placement] = await manager.query<Placement[]>(
-      `WITH RECURSIVE chain(id, parent_id, depth) AS (
-         SELECT id, parent_id, 1 FROM tags WHERE id = $2 AND group_id = $1
-         UNION ALL
-         SELECT t.id, t.parent_id, c.depth + 1 FROM tags t JOIN chain c ON t.id = c.parent_id
-         WHERE c.depth < $4
-       ), subtree(id, level) AS (
-         SELECT id, 1 FROM tags WHERE id = $3 AND group_id = $1
-         UNION ALL
-         SELECT t.id, s.level + 1 FROM tags t JOIN subtree s ON t.parent_id = s.id
-         WHERE s.level < $4
-       )
-       SELECT (SELECT count(*) FROM chain)::int AS "parentDepth",
-              EXISTS (SELECT 1 FROM chain WHERE id = $3) AS cycle,
-              COALESCE((SELECT max(level) FROM subtree), 1)::int AS height`,
-      [groupId, parentId, tagId, RECURSION_LIMIT],
-    );
+    const placement = await this.tags.placement(groupId, tagId, parentId);
     if (placement.parentDepth === 0) {
       throw ValidationFailedException.forField('parentId', `tag ${parentId} not found`);
     }

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type pg from 'pg';
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
+
+/** Distinct texts a process prepares at most; PostgreSQL keeps each plan per connection. */
+const MAX_PREPARED_TEXTS = 32;
+
+/**
+ * The one way to PostgreSQL for the repositories. Every call joins the unit of work open in the
+ * current context (`transaction()` here, or `@Transactional()` on a service method), so a
+ * repository method never takes a manager and never reads on a second connection while its
+ * caller's transaction holds one. Outside a unit of work each call runs on the pool by itself.
+ */
+@Injectable()
+export class Database {
+  /** Statement name by text. */
+  private readonly statementNames = new Map<string, string>();
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** The manager of the open unit of work, or the pool's outside one. */
+  get manager(): EntityManager {
+    return this.txHost.tx;
+  }
+
+  get inTransaction(): boolean {
+    return this.txHost.isTransactionActive();
+  }
+
+  /** Runs `work` in the open unit of work, or in a new transaction that commits when it returns. */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.txHost.withTransaction(work);
+  }
+
+  repository<T extends ObjectLiteral>(record: EntityTarget<T>): Repository<T> {
+    return this.manager.getRepository(record);
+  }
+
+  query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.manager.query<T[]>(sql, params);
+  }
+
+  /**
+   * Runs a statement of fixed text as a named (prepared) statement, so PostgreSQL parses and
+   * plans it once per connection instead of on every call; for the large view statements that
+   * is most of their cost. Only for statements whose plan does not depend on the values
+   * (lookups by key): PostgreSQL may settle on one generic plan for them. In a unit of work it
+   * runs on that transaction's connection. Past MAX_PREPARED_TEXTS distinct texts, statements
+   * run unnamed.
+   */
+  async prepared<T>(text: string, values: unknown[]): Promise<T[]> {
+    const name = this.statementName(text);
+    const runner = this.manager.queryRunner as PostgresQueryRunner | undefined;
+    const client: pg.Pool | pg.PoolClient = runner
+      ? ((await runner.connect()) as pg.PoolClient)
+      : ((this.dataSource.driver as PostgresDriver).master as pg.Pool);
+    const result = await client.query<T & pg.QueryResultRow>({ name, text, values });
+    return result.rows;
+  }
+
+  private statementName(text: string): string | undefined {
+    let name = this.statementNames.get(text);
+    if (name === undefined && this.statementNames.size < MAX_PREPARED_TEXTS) {
+      name = `trove_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+      this.statementNames.set(text, name);
+    }
+    return name;
+  }
+}

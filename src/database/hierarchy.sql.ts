@@ -1,0 +1,56 @@
+/**
+ * The one hierarchy query: entities and tags are trees through `parent_id` within a group, and
+ * every walk up or down them is built here, with one depth limit. The fragments are recursive
+ * CTEs, so a statement using one must say `WITH RECURSIVE`.
+ */
+
+/**
+ * How many levels a walk goes at most. Trees are never this deep; the limit only guarantees that
+ * a walk ends should a stored tree ever hold a cycle.
+ */
+export const MAX_HIERARCHY_DEPTH = 1000;
+
+/** The tables that form trees: `id`, `parent_id` and `group_id` columns. */
+export type HierarchyTable = 'entities' | 'tags';
+
+/**
+ * `name(id, parent_id, depth)`: the rows of `seed` (a CTE or table with `id` and `parent_id`)
+ * at depth 0 and all their ancestors in the group `group` (a parameter such as `$1`), each
+ * ancestor at its distance above the seed row it was reached from.
+ */
+export const ancestors = (
+  name: string,
+  table: HierarchyTable,
+  seed: string,
+  group: string,
+): string => `${name}(id, parent_id, depth) AS (
+    SELECT id, parent_id, 0 FROM ${seed}
+    UNION
+    SELECT p.id, p.parent_id, c.depth + 1 FROM ${table} p JOIN ${name} c ON p.id = c.parent_id
+    WHERE p.group_id = ${group} AND c.depth < ${MAX_HIERARCHY_DEPTH}
+  )`;
+
+/**
+ * `name(id, depth)`: the rows of `seed` (with an `id` column) at depth 0 and all their
+ * descendants in the group `group`, each at its distance below the seed row.
+ */
+export const descendants = (
+  name: string,
+  table: HierarchyTable,
+  seed: string,
+  group: string,
+): string => `${name}(id, depth) AS (
+    SELECT id, 0 FROM ${seed}
+    UNION
+    SELECT c.id, d.depth + 1 FROM ${table} c JOIN ${name} d ON c.parent_id = d.id
+    WHERE c.group_id = ${group} AND d.depth < ${MAX_HIERARCHY_DEPTH}
+  )`;
+
+/**
+ * Whether placing row `$3` under row `$2` of group `$1` would close a loop: `$2` is `$3` itself
+ * or one of its descendants, that is `$3` is among `$2` and its ancestors. One row, `cycle`.
+ */
+export const wouldCycle = (table: HierarchyTable): string => `WITH RECURSIVE
+  start AS (SELECT id, parent_id FROM ${table} WHERE id = $2 AND group_id = $1),
+  ${ancestors('up', table, 'start', '$1')}
+  SELECT EXISTS (SELECT 1 FROM up WHERE id = $3) AS cycle`;

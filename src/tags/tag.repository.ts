@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database.js';
+import { nameOrder } from '../database/name-order.js';
+import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { PLACEMENT, WITH_DESCENDANTS } from './tag.sql.js';
+import { TagRecord } from './tag.record.js';
+
+/** Where a tag would sit under a parent (see `PLACEMENT`). */
+export interface TagPlacement {
+  parentDepth: number;
+  cycle: boolean;
+  height: number;
+}
+
+export type TagValues = Pick<
+  TagRecord,
+  'groupId' | 'parentId' | 'name' | 'description' | 'color' | 'icon'
+>;
+
+/** The only code that reads or writes the `tags` table. */
+@Injectable()
+export class TagRepository {
+  private readonly owned: OwnedLookup<TagRecord>;
+
+  constructor(private readonly db: Database) {
+    this.owned = new OwnedLookup(db, TagRecord, 'tag');
+  }
+
+  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<TagRecord> {
+    return this.owned.find(groupId, id, options);
+  }
+
+  findOwnedMany(groupId: string, ids: string[], options?: FindOwnedOptions): Promise<TagRecord[]> {
+    return this.owned.findMany(groupId, ids, options);
+  }
+
+  /** Every tag of the group, by name. */
+  findAll(groupId: string): Promise<TagRecord[]> {
+    return this.ordered().where('t.group_id = :groupId', { groupId }).getMany();
+  }
+
+  /** The direct children of a tag, by name. */
+  findChildren(groupId: string, id: string): Promise<TagRecord[]> {
+    return this.ordered()
+      .where('t.group_id = :groupId AND t.parent_id = :id', { groupId, id })
+      .getMany();
+  }
+
+  async findParent(record: TagRecord): Promise<TagRecord | null> {
+    if (!record.parentId) return null;
+    return this.db
+      .repository(TagRecord)
+      .findOneBy({ id: record.parentId, groupId: record.groupId });
+  }
+
+  async placement(groupId: string, tagId: string | null, parentId: string): Promise<TagPlacement> {
+    const [row] = await this.db.query<TagPlacement>(PLACEMENT, [groupId, parentId, tagId]);
+    return row;
+  }
+
+  /** The ids of the group's tags among `ids` and of all their descendants. */
+  async withDescendants(groupId: string, ids: string[]): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(WITH_DESCENDANTS, [groupId, ids]);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Locks every tag of the group until the unit of work ends, in id order so that two writers
+   * cannot deadlock. `FOR NO KEY UPDATE` leaves entities free to reference the tags meanwhile.
+   */
+  async lockGroup(groupId: string): Promise<void> {
+    await this.db.query('SELECT id FROM tags WHERE group_id = $1 ORDER BY id FOR NO KEY UPDATE', [
+      groupId,
+    ]);
+  }
+
+  insert(values: TagValues): Promise<TagRecord> {
+    const repository = this.db.repository(TagRecord);
+    return repository.save(repository.create(values));
+  }
+
+  /** Adds tags of these names to a new group. */
+  async insertNamed(groupId: string, names: string[]): Promise<void> {
+    await this.db.repository(TagRecord).insert(names.map((name) => ({ groupId, name })));
+  }
+
+  save(record: TagRecord): Promise<TagRecord> {
+    return this.db.repository(TagRecord).save(record);
+  }
+
+  /** Deletes a tag; its children become roots, and it leaves every entity (ON DELETE CASCADE). */
+  async delete(groupId: string, id: string): Promise<void> {
+    const tags = this.db.repository(TagRecord);
+    await tags.update({ parentId: id, groupId }, { parentId: null });
+    await tags.delete({ id, groupId });
+  }
+
+  private ordered() {
+    return this.db.repository(TagRecord).createQueryBuilder('t').orderBy(nameOrder('t'));
+  }
+}
