@@ -1,6 +1,9 @@
 import type { AttachmentSummaryDto } from '../attachments/dto/attachment.dto.js';
+import { isoDay, isoTimestamp } from '../database/json.sql.js';
 import type { EntityTypeSummaryDto } from '../entity-types/dto/entity-type-summary.dto.js';
+import { entityTypeSummaryJson } from '../entity-types/entity-type.mapper.js';
 import type { TagSummaryDto } from '../tags/dto/tag-summary.dto.js';
+import { tagSummaryJson } from '../tags/tag.mapper.js';
 import type { EntityFieldDto } from './dto/entity-summary.dto.js';
 
 /**
@@ -9,30 +12,15 @@ import type { EntityFieldDto } from './dto/entity-summary.dto.js';
  * one parse. The fragments expect `entities e` joined by `VIEW_JOINS`.
  */
 
-/** A timestamp as JavaScript's `toISOString()` writes it (UTC, milliseconds, `Z`). */
-const iso = (column: string): string =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** A date column as `YYYY-MM-DD`, or `""` when unset. */
-const day = (column: string): string => `coalesce(${column}::text, '')`;
+const iso = isoTimestamp;
+const day = isoDay;
 
 /** The type `t` of `e` and its default template `tpl`. */
 export const VIEW_JOINS = `JOIN entity_types t ON t.id = e.entity_type_id
   LEFT JOIN entity_templates tpl ON tpl.id = t.default_template_id`;
 
-/** The entity type summary (spec §2.3) of `t`. */
-const ENTITY_TYPE = `json_build_object(
-  'id', t.id, 'name', t.name, 'description', t.description, 'icon', t.icon,
-  'isLocation', t.is_location, 'defaultTemplateId', coalesce(t.default_template_id::text, ''),
-  'defaultTemplate', CASE WHEN tpl.id IS NOT NULL THEN json_build_object(
-    'id', tpl.id, 'name', tpl.name, 'description', tpl.description,
-    'createdAt', ${iso('tpl.created_at')}, 'updatedAt', ${iso('tpl.updated_at')}) END,
-  'createdAt', ${iso('t.created_at')}, 'updatedAt', ${iso('t.updated_at')})`;
-
 /** The tag summaries (spec §2.5) of `e`. */
-const TAGS = `(SELECT coalesce(json_agg(json_build_object(
-    'id', g.id, 'name', g.name, 'description', g.description, 'color', g.color, 'icon', g.icon,
-    'parentId', g.parent_id, 'createdAt', ${iso('g.created_at')}, 'updatedAt', ${iso('g.updated_at')})), '[]')
+const TAGS = `(SELECT coalesce(json_agg(${tagSummaryJson('g')}), '[]')
   FROM entity_tags et JOIN tags g ON g.id = et.tag_id WHERE et.entity_id = e.id)`;
 
 /** The primary photo of `e` (the oldest, should there be several). */
@@ -52,7 +40,7 @@ const ITEM_COUNT = `CASE WHEN t.is_location THEN
 export const CHILD_SUMMARY = `json_build_object(
   'id', e.id, 'archived', e.archived, 'assetId', e.asset_id,
   'createdAt', ${iso('e.created_at')}, 'updatedAt', ${iso('e.updated_at')},
-  'name', e.name, 'description', e.description, 'entityType', ${ENTITY_TYPE},
+  'name', e.name, 'description', e.description, 'entityType', ${entityTypeSummaryJson('t', 'tpl')},
   'photo', ${PHOTO}, 'insured', e.insured, 'itemCount', ${ITEM_COUNT},
   'purchasePrice', e.purchase_price, 'quantity', e.quantity, 'soldDate', ${day('e.sold_date')},
   'tags', ${TAGS})`;
