@@ -84,7 +84,7 @@ export const GET_STATEMENT = `WITH RECURSIVE seed AS (
   )
   SELECT shown.depth, ${ENTITY_VIEW},
     CASE WHEN shown.depth = 0 THEN
-      (SELECT coalesce(json_agg(f ORDER BY f.created_at, f.name, f.id), '[]') FROM entity_fields f
+      (SELECT coalesce(json_agg(f ORDER BY f.position, f.created_at, f.id), '[]') FROM entity_fields f
          WHERE f.entity_id = e.id)
     END AS fields,
     CASE WHEN shown.depth = 0 THEN

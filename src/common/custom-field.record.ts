@@ -18,12 +18,17 @@ export abstract class CustomFieldRecord extends TimestampedRecord {
   @Column({ type: 'varchar', length: 500, default: '' })
   textValue: string;
 
-  @Column({ type: 'integer', default: 0 })
-  numberValue: number;
+  /** Up to ±(2^53 − 1); PostgreSQL returns a bigint as a decimal string, which mappers convert. */
+  @Column({ type: 'bigint', default: 0 })
+  numberValue: string;
 
   @Column({ type: 'boolean', default: false })
   booleanValue: boolean;
 
   @Column({ type: 'timestamptz', nullable: true })
   timeValue: Date | null;
+
+  /** Place among the fields of its entity or template: the index it was last sent at. */
+  @Column({ type: 'integer', default: 0 })
+  position: number;
 }

@@ -539,7 +539,10 @@ export class EntitiesService {
     record.parent = undefined;
   }
 
-  /** Fields with an id update that field, fields without one are added, the rest are deleted. */
+  /**
+   * Fields with an id update that field, fields without one are added, the rest are deleted;
+   * each keeps the place it was sent at.
+   */
   private async replaceFields(
     manager: EntityManager,
     entityId: string,
@@ -558,14 +561,15 @@ export class EntitiesService {
     const kept = new Set(fields.map((field) => field.id).filter(Boolean));
     const removed = existing.filter((field) => !kept.has(field.id)).map((field) => field.id);
     if (removed.length > 0) await manager.delete(EntityFieldRecord, { id: In(removed) });
-    for (const field of fields) {
+    for (const [position, field] of fields.entries()) {
       const values = {
         entityId,
         type: field.type,
         name: field.name,
         textValue: field.textValue ?? '',
-        numberValue: field.numberValue ?? 0,
+        numberValue: String(field.numberValue ?? 0),
         booleanValue: field.booleanValue ?? false,
+        position,
       };
       if (field.id) await manager.update(EntityFieldRecord, { id: field.id }, values);
       else await manager.insert(EntityFieldRecord, values);

@@ -63,7 +63,7 @@ export const DETAIL = `json_build_object(
   'fields', (SELECT coalesce(json_agg(json_build_object(
       'id', f.id, 'type', f.type, 'name', f.name, 'textValue', f.text_value,
       'numberValue', f.number_value, 'booleanValue', f.boolean_value)
-    ORDER BY f.created_at, f.name, f.id), '[]') FROM entity_fields f WHERE f.entity_id = e.id),
+    ORDER BY f.position, f.created_at, f.id), '[]') FROM entity_fields f WHERE f.entity_id = e.id),
   'attachments', (SELECT coalesce(json_agg(json_build_object(
       'id', a.id, 'createdAt', ${iso('a.created_at')}, 'updatedAt', ${iso('a.updated_at')},
       'mimeType', a.mime_type, 'path', a.path, 'primary', a."primary", 'title', a.title,

@@ -35,12 +35,12 @@ export class EntityMaintenanceController {
     summary: 'Maintenance entries of an entity',
     description:
       'scheduled: no completion date or one in the future, by scheduled date; completed: a ' +
-      'completion date not in the future, latest first; both (default): all, by scheduled date ' +
-      'then completion date, latest first.',
+      'completion date not in the future, latest first; any other status or none (both): all, ' +
+      'by scheduled date then completion date, latest first.',
   })
   @ApiUuidParam('id', 'Entity id')
   @ApiOkResponse({ type: [MaintenanceEntryWithDetailsDto] })
-  @ApiErrors(400, 404, 422)
+  @ApiErrors(400, 404)
   listEntityMaintenance(
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
@@ -77,11 +77,10 @@ export class MaintenanceController {
   @ApiOperation({
     summary: 'Maintenance entries of every entity of the group',
     description:
-      'scheduled: no completion date; completed: a completion date; both: all. By scheduled ' +
-      'date (unscheduled last), then name.',
+      'scheduled: no completion date; completed: a completion date; any other status or none ' +
+      '(both): all. By scheduled date (unscheduled last), then name.',
   })
   @ApiOkResponse({ type: [MaintenanceEntryWithDetailsDto] })
-  @ApiErrors(422)
   listMaintenance(
     @CurrentUser() user: AuthUser,
     @Query() query: ListMaintenanceQueryDto,

@@ -74,7 +74,10 @@ export class MaintenanceService {
    * The entries of every entity of the group. scheduled: no completion date; completed: a
    * completion date; both: all. By scheduled date (unscheduled last), then name.
    */
-  async list(user: AuthUser, status: MaintenanceStatus): Promise<MaintenanceEntryWithDetailsDto[]> {
+  async list(
+    user: AuthUser,
+    status: MaintenanceStatus = 'both',
+  ): Promise<MaintenanceEntryWithDetailsDto[]> {
     const query = this.ownedQuery(this.dataSource.manager, user).addSelect(['e.id', 'e.name']);
     if (status === 'scheduled') query.andWhere('m.date IS NULL');
     if (status === 'completed') query.andWhere('m.date IS NOT NULL');

@@ -22,9 +22,11 @@ const field = (fields: Partial<TemplateFieldRecord>): TemplateFieldRecord =>
     description: 'Nominal',
     type: 'number',
     textValue: 'V',
-    numberValue: 18,
+    // PostgreSQL returns a bigint as a decimal string.
+    numberValue: '18',
     booleanValue: true,
     timeValue: null,
+    position: 0,
     createdAt: new Date('2026-01-02T03:04:05.678Z'),
     updatedAt: new Date('2026-02-03T04:05:06.789Z'),
     ...fields,
@@ -75,7 +77,7 @@ describe('template mapper', () => {
       record({
         defaultLocationId: LOCATION_ID,
         defaultLocation: location,
-        fields: [field({}), field({ type: 'time', timeValue: when, numberValue: 0 })],
+        fields: [field({}), field({ type: 'time', timeValue: when, numberValue: '0' })],
       }),
       [{ id: TAG_ID, name: 'Tools' }],
     );
@@ -171,6 +173,14 @@ describe('template mapper', () => {
       edges: { fields: [stored] },
     });
     expect(toTemplateStored(record({})).edges).toEqual({});
+  });
+
+  it('turns the stored bigint of a number value into a number, up to ±(2^53 − 1)', () => {
+    for (const value of [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2_147_483_648]) {
+      const stored = field({ numberValue: String(value) });
+      expect(toTemplateField(stored).numberValue).toBe(value);
+      expect(toTemplateFieldStored(stored).number_value).toBe(value);
+    }
   });
 
   it('gives a field summary exactly seven members', () => {

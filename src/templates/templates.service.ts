@@ -35,30 +35,25 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const notFound = (id: string): NotFoundException =>
   new NotFoundException(`template ${id} not found`);
 
-/**
- * `created_at` (and `updated_at`) of the n-th row written in one transaction: a microsecond
- * apart, so rows written together keep the order they were given in.
- */
-const nthInTransaction = (index: number) => (): string =>
-  `now() + interval '${Math.trunc(index)} microseconds'`;
+/** Template fields as loaded for views: in the order they were last sent. */
+const FIELD_ORDER = { fields: { position: 'ASC', createdAt: 'ASC', id: 'ASC' } } as const;
 
-/** Template fields as loaded for views: in the order they were added. */
-const FIELD_ORDER = { fields: { createdAt: 'ASC', id: 'ASC' } } as const;
-
-/** The stored values of a custom field as a body gives them. */
+/** The stored values of a custom field as a body gives them, sent at `position`. */
 function fieldValues(
   field: TemplateFieldInputDto,
+  position: number,
 ): Pick<
   TemplateFieldRecord,
-  'type' | 'name' | 'textValue' | 'numberValue' | 'booleanValue' | 'timeValue'
+  'type' | 'name' | 'textValue' | 'numberValue' | 'booleanValue' | 'timeValue' | 'position'
 > {
   return {
     type: field.type,
     name: field.name,
     textValue: field.textValue ?? '',
-    numberValue: field.numberValue ?? 0,
+    numberValue: String(field.numberValue ?? 0),
     booleanValue: field.booleanValue ?? false,
     timeValue: field.timeValue ? (parseTimeValue(field.timeValue) ?? null) : null,
+    position,
   };
 }
 
@@ -149,12 +144,10 @@ export class TemplatesService {
           ),
         }),
       );
-      for (const [index, field] of (dto.fields ?? []).entries()) {
+      for (const [position, field] of (dto.fields ?? []).entries()) {
         await manager.insert(TemplateFieldRecord, {
-          ...fieldValues(field),
+          ...fieldValues(field, position),
           templateId: record.id,
-          createdAt: nthInTransaction(index),
-          updatedAt: nthInTransaction(index),
         });
       }
       return record.id;
@@ -204,22 +197,18 @@ export class TemplatesService {
       );
       const removed = existing.filter((field) => !listed.has(field.id)).map((field) => field.id);
       if (removed.length > 0) await manager.delete(TemplateFieldRecord, { id: In(removed) });
-      let added = 0;
-      for (const field of fields) {
+      for (const [position, field] of fields.entries()) {
         if (field.id) {
           await manager.update(
             TemplateFieldRecord,
             { id: field.id, templateId: id },
-            fieldValues(field),
+            fieldValues(field, position),
           );
         } else {
           await manager.insert(TemplateFieldRecord, {
-            ...fieldValues(field),
+            ...fieldValues(field, position),
             templateId: id,
-            createdAt: nthInTransaction(added),
-            updatedAt: nthInTransaction(added),
           });
-          added += 1;
         }
       }
     });
@@ -304,7 +293,7 @@ export class TemplatesService {
         inserted.id,
         tags.map((tag) => tag.id),
       );
-      for (const [index, field] of (template.fields ?? []).entries()) {
+      for (const [position, field] of (template.fields ?? []).entries()) {
         await manager.insert(EntityFieldRecord, {
           entityId: inserted.id,
           type: field.type,
@@ -315,8 +304,7 @@ export class TemplatesService {
           numberValue: field.numberValue,
           booleanValue: field.booleanValue,
           timeValue: field.timeValue,
-          createdAt: nthInTransaction(index),
-          updatedAt: nthInTransaction(index),
+          position,
         });
       }
       return this.storedEntity(manager, user.groupId, inserted.id, type, parent, tags);

@@ -107,18 +107,18 @@ describe('reading, replacing, patching, deleting and duplicating entities', () =
       },
       {
         id: expect.any(String),
-        type: 'boolean',
-        name: 'Corded',
-        textValue: '',
-        numberValue: 0,
-        booleanValue: false,
-      },
-      {
-        id: expect.any(String),
         type: 'number',
         name: 'Teeth',
         textValue: '',
         numberValue: 24,
+        booleanValue: false,
+      },
+      {
+        id: expect.any(String),
+        type: 'boolean',
+        name: 'Corded',
+        textValue: '',
+        numberValue: 0,
         booleanValue: false,
       },
     ]);
@@ -164,6 +164,18 @@ describe('reading, replacing, patching, deleting and duplicating entities', () =
       [{ name: 'Box', entityTypeId: await typeId(trove, stranger, 'Item') }, 'entityTypeId'],
       [{ name: 'Box', fields: [{ type: 'colour', name: '' }] }, 'fields.0.type'],
       [{ name: 'Box', fields: [{ id: randomUUID(), type: 'text', name: 'x' }] }, 'fields.0.id'],
+      [
+        { name: 'Box', fields: [{ type: 'number', name: 'n', numberValue: 2 ** 53 }] },
+        'fields.0.numberValue',
+      ],
+      [
+        { name: 'Box', fields: [{ type: 'number', name: 'n', numberValue: -(2 ** 53) }] },
+        'fields.0.numberValue',
+      ],
+      [
+        { name: 'Box', fields: [{ type: 'number', name: 'n', numberValue: 1.5 }] },
+        'fields.0.numberValue',
+      ],
     ];
     for (const [body, field] of cases) {
       const response = await trove.http
@@ -180,6 +192,102 @@ describe('reading, replacing, patching, deleting and duplicating entities', () =
       .set(auth(stranger))
       .send({ name: 'Mine now' })
       .expect(404);
+  });
+
+  it('PUT keeps the custom fields in the order last sent, also in a duplicate', async () => {
+    const entity = await createEntity(trove, owner, { name: 'Camera' });
+    const put = (fields: object[]) =>
+      trove.http
+        .put(`/api/v1/entities/${entity.id}`)
+        .set(auth(owner))
+        .send({ name: 'Camera', fields })
+        .expect(200);
+    const first = await put(
+      ['Zoom', 'aperture', 'Body', 'Mount'].map((name) => ({ type: 'text', name })),
+    );
+    const names = (body: { fields: { name: string }[] }) => body.fields.map((field) => field.name);
+    expect(names(first.body)).toEqual(['Zoom', 'aperture', 'Body', 'Mount']);
+
+    const [zoom, aperture, , mount] = first.body.fields as { id: string; name: string }[];
+    const second = await put([
+      { id: mount.id, type: 'text', name: 'Mount' },
+      { type: 'text', name: 'Added' },
+      { id: zoom.id, type: 'text', name: 'Zoom' },
+      { id: aperture.id, type: 'text', name: 'aperture' },
+    ]);
+    expect(names(second.body)).toEqual(['Mount', 'Added', 'Zoom', 'aperture']);
+    expect(second.body.fields.map((field: { id: string }) => field.id)).toEqual([
+      mount.id,
+      expect.any(String),
+      zoom.id,
+      aperture.id,
+    ]);
+    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner)).expect(200);
+    expect(read.body.fields).toEqual(second.body.fields);
+
+    const copy = await trove.http
+      .post(`/api/v1/entities/${entity.id}/duplicate`)
+      .set(auth(owner))
+      .send({ copyCustomFields: true })
+      .expect(201);
+    expect(names(copy.body)).toEqual(['Mount', 'Added', 'Zoom', 'aperture']);
+  });
+
+  it('PUT keeps number values up to ±(2^53 − 1), beyond 32 bits', async () => {
+    const entity = await createEntity(trove, owner, { name: 'Odometer' });
+    const numbers = [
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      2_147_483_648,
+      -2_147_483_649,
+    ];
+    const response = await trove.http
+      .put(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({
+        name: 'Odometer',
+        fields: numbers.map((numberValue, index) => ({
+          type: 'number',
+          name: `N${index}`,
+          numberValue,
+        })),
+      })
+      .expect(200);
+    const expected = numbers.map((numberValue, index) => ({
+      id: expect.any(String),
+      type: 'number',
+      name: `N${index}`,
+      textValue: '',
+      numberValue,
+      booleanValue: false,
+    }));
+    expect(response.body.fields).toEqual(expected);
+    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner)).expect(200);
+    expect(read.body.fields).toEqual(expected);
+  });
+
+  it('PUT adds a field whose id is the zero UUID, "" or null', async () => {
+    const entity = await createEntity(trove, owner, { name: 'Kettle' });
+    const response = await trove.http
+      .put(`/api/v1/entities/${entity.id}`)
+      .set(auth(owner))
+      .send({
+        name: 'Kettle',
+        fields: [
+          { id: '00000000-0000-0000-0000-000000000000', type: 'text', name: 'Zero' },
+          { id: '', type: 'text', name: 'Empty' },
+          { id: null, type: 'text', name: 'Null' },
+        ],
+      })
+      .expect(200);
+    const ids = response.body.fields.map((field: { id: string }) => field.id);
+    expect(response.body.fields.map((field: { name: string }) => field.name)).toEqual([
+      'Zero',
+      'Empty',
+      'Null',
+    ]);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids).not.toContain('00000000-0000-0000-0000-000000000000');
   });
 
   it('PATCH changes only quantity, parent, type and tags', async () => {

@@ -10,9 +10,7 @@ import {
   FUTURE,
   listEntityEntries,
   PAST,
-  STATUS_ERROR,
   UNKNOWN_ID,
-  validation,
   withDetails,
   type EntryBody,
 } from './maintenance-helpers.js';
@@ -122,13 +120,16 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
   });
 
   describe('bad input', () => {
-    it('answers 422 for a status that is not scheduled, completed or both', async () => {
-      for (const status of ['all', 'SCHEDULED', 'done']) {
+    it('lists both for a status other than scheduled or completed, as Homebox’s web client sends', async () => {
+      const both = [dueLater, doneFuture, doneOnTime, overdue, donePast].map((entry) =>
+        withDetails(entry, car),
+      );
+      for (const status of ['undefined', 'all', 'SCHEDULED', 'done', ' both']) {
         const response = await list(owner, car.id, { status });
         expect({ status, code: response.status, body: response.body }).toEqual({
           status,
-          code: 422,
-          body: validation({ status: STATUS_ERROR }),
+          code: 200,
+          body: both,
         });
       }
       const repeated = await as(
@@ -137,8 +138,8 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
         'get',
         `/api/v1/entities/${car.id}/maintenance?status=both&status=scheduled`,
       );
-      expect(repeated.status).toBe(422);
-      expect(repeated.body).toEqual(validation({ status: STATUS_ERROR }));
+      expect(repeated.status).toBe(200);
+      expect(repeated.body).toEqual(both);
     });
 
     it('answers 400 for an id that is not a UUID and 404 for an unknown entity', async () => {

@@ -10,8 +10,6 @@ import {
   FUTURE,
   listGroupEntries,
   PAST,
-  STATUS_ERROR,
-  validation,
   withDetails,
   type EntryBody,
   type EntryWithDetailsBody,
@@ -122,24 +120,37 @@ describe('GET /api/v1/maintenance', () => {
   });
 
   describe('bad input', () => {
-    it('answers 422 when status is missing, empty or not scheduled, completed or both', async () => {
+    it('lists both for a missing, empty or unknown status, as Homebox’s web client sends', async () => {
+      const both = await listGroupEntries(trove, owner, 'both');
+      expect(both).toHaveLength(6);
       const queries: Record<string, string>[] = [
         {},
         { status: '' },
+        { status: 'undefined' },
         { status: 'all' },
         { status: 'Both' },
+        { status: 'SCHEDULED' },
       ];
       for (const query of queries) {
         const response = await list(owner, query);
         expect({ query, status: response.status, body: response.body }).toEqual({
           query,
-          status: 422,
-          body: validation({ status: STATUS_ERROR }),
+          status: 200,
+          body: both,
         });
       }
-      const repeated = await as(trove, owner, 'get', '/api/v1/maintenance?status=both&status=both');
-      expect(repeated.status).toBe(422);
-      expect(repeated.body).toEqual(validation({ status: STATUS_ERROR }));
+      for (const path of [
+        '/api/v1/maintenance?status=both&status=both',
+        '/api/v1/maintenance?status=scheduled&status=completed',
+        '/api/v1/maintenance?status[]=scheduled',
+      ]) {
+        const repeated = await as(trove, owner, 'get', path);
+        expect({ path, status: repeated.status, body: repeated.body }).toEqual({
+          path,
+          status: 200,
+          body: both,
+        });
+      }
     });
   });
 

@@ -23,8 +23,6 @@ export const DETAILS_KEYS = [...ENTRY_KEYS, 'itemID', 'itemName'].sort();
 export const COST_ERROR =
   'cost must be a non-negative amount written as text with at most 4 decimals, such as "12.50"';
 export const NO_DATE_ERROR = 'either completedDate or scheduledDate must be set';
-export const STATUS_ERROR =
-  'status must be one of the following values: scheduled, completed, both';
 export const dateError = (field: string): string =>
   `${field} must be a date as YYYY-MM-DD, MM/DD/YYYY or RFC 3339`;
 export const validation = (fields: Record<string, string>) => ({

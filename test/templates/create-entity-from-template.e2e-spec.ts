@@ -406,12 +406,64 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
         },
       ]);
       const times = await trove.query<{ time_value: Date | null }>(
-        `SELECT time_value FROM entity_fields WHERE entity_id = $1 AND type = 'time' ORDER BY created_at`,
+        `SELECT time_value FROM entity_fields WHERE entity_id = $1 AND type = 'time' ORDER BY position`,
         [created.id],
       );
       expect(times.map((row) => row.time_value?.toISOString() ?? null)).toEqual([
         '2025-06-01T06:15:30.125Z',
         null,
+      ]);
+    });
+
+    it('copies the template’s fields in the template’s order, with numbers beyond 32 bits', async () => {
+      const template = await createTemplate(trove, owner, {
+        name: 'Counters',
+        defaultName: 'Meter',
+        fields: [
+          { type: 'text', name: 'A' },
+          { type: 'number', name: 'B', numberValue: 1 },
+        ],
+      });
+      const [a, b] = template.fields;
+      await as(trove, owner, 'put', `${TEMPLATES}/${template.id}`)
+        .send({
+          name: 'Counters',
+          fields: [
+            { type: 'number', name: 'Zeta', numberValue: -Number.MAX_SAFE_INTEGER },
+            { id: b.id, type: 'number', name: 'B', numberValue: Number.MAX_SAFE_INTEGER },
+            { id: a.id, type: 'text', name: 'A' },
+          ],
+        })
+        .expect(200);
+
+      const created = (await createItem(owner, template.id, {}).expect(201)).body as StoredEntity;
+
+      const entity = await readEntity(owner, created.id);
+      expect(entity.fields).toEqual([
+        {
+          id: expect.any(String),
+          type: 'number',
+          name: 'Zeta',
+          textValue: '',
+          numberValue: -Number.MAX_SAFE_INTEGER,
+          booleanValue: false,
+        },
+        {
+          id: expect.any(String),
+          type: 'number',
+          name: 'B',
+          textValue: '',
+          numberValue: Number.MAX_SAFE_INTEGER,
+          booleanValue: false,
+        },
+        {
+          id: expect.any(String),
+          type: 'text',
+          name: 'A',
+          textValue: '',
+          numberValue: 0,
+          booleanValue: false,
+        },
       ]);
     });
 

@@ -167,6 +167,44 @@ describe('POST /api/v1/templates', () => {
       ]);
     });
 
+    it('keeps number values up to ±(2^53 − 1), beyond 32 bits', async () => {
+      const numbers = [
+        Number.MAX_SAFE_INTEGER,
+        -Number.MAX_SAFE_INTEGER,
+        2_147_483_648,
+        -2_147_483_649,
+      ];
+      const response = await create(owner, {
+        name: 'Big numbers',
+        fields: numbers.map((numberValue, index) => ({
+          type: 'number',
+          name: `N${index}`,
+          numberValue,
+        })),
+      }).expect(201);
+
+      const expected = numbers.map((numberValue, index) =>
+        fieldShape({ type: 'number', name: `N${index}`, numberValue }),
+      );
+      const template = response.body as TemplateBody;
+      expect(template.fields).toEqual(expected);
+      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(expected);
+    });
+
+    it('keeps the fields in the order sent, not by name', async () => {
+      const names = ['Zoom', 'aperture', 'Body', 'Ärger', 'Mount'];
+      const response = await create(owner, {
+        name: 'Ordered',
+        fields: names.map((name) => ({ type: 'text', name })),
+      }).expect(201);
+
+      const template = response.body as TemplateBody;
+      expect(template.fields.map((field) => field.name)).toEqual(names);
+      expect(
+        (await readTemplate(trove, owner, template.id)).fields.map((field) => field.name),
+      ).toEqual(names);
+    });
+
     it('ignores field ids and keys it does not declare, such as id, groupId and createdAt', async () => {
       const response = await create(owner, {
         name: 'Sneaky',
@@ -349,8 +387,9 @@ describe('POST /api/v1/templates', () => {
             { type: 'date', name: '' },
             { type: 'text', name: 'long', textValue: 't'.repeat(501) },
             { type: 'number', name: 'fraction', numberValue: 1.5 },
-            { type: 'number', name: 'huge', numberValue: 2147483648 },
+            { type: 'number', name: 'huge', numberValue: 2 ** 53 },
             { type: 'boolean', name: 'text', booleanValue: 'true' },
+            { type: 'number', name: 'tiny', numberValue: -(2 ** 53) },
           ],
         },
         {
@@ -358,8 +397,9 @@ describe('POST /api/v1/templates', () => {
           'fields.1.name': 'name must be longer than or equal to 1 characters',
           'fields.2.textValue': 'textValue must be shorter than or equal to 500 characters',
           'fields.3.numberValue': 'numberValue must be an integer number',
-          'fields.4.numberValue': 'numberValue must not be greater than 2147483647',
+          'fields.4.numberValue': 'numberValue must not be greater than 9007199254740991',
           'fields.5.booleanValue': 'booleanValue must be a boolean value',
+          'fields.6.numberValue': 'numberValue must not be less than -9007199254740991',
         },
       );
     });

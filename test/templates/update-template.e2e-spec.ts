@@ -125,9 +125,9 @@ describe('PUT /api/v1/templates/{id}', () => {
           defaultLocation: { id: rooms.Attic.id, name: 'Attic' },
           includePurchaseFields: true,
           fields: [
-            fieldShape({ id: mount.id, type: 'text', name: 'Lens mount', textValue: 'E' }),
             fieldShape({ id: megapixels.id, type: 'number', name: 'Megapixels', numberValue: 33 }),
             fieldShape({ type: 'time', name: 'Bought', timeValue: '2024-05-01T12:00:00.000Z' }),
+            fieldShape({ id: mount.id, type: 'text', name: 'Lens mount', textValue: 'E' }),
             fieldShape({ type: 'boolean', name: 'Has grip', booleanValue: true }),
           ],
         }),
@@ -207,6 +207,66 @@ describe('PUT /api/v1/templates/{id}', () => {
           fields: template.fields,
         }),
       );
+    });
+
+    it('adds a field whose id is the zero UUID, "", null or absent, as create does', async () => {
+      const template = await createTemplate(trove, owner, {
+        name: 'New fields',
+        fields: [{ type: 'text', name: 'Kept', textValue: 'k' }],
+      });
+      const [kept] = template.fields;
+      const response = await put(owner, template.id, {
+        name: 'New fields',
+        fields: [
+          { id: '00000000-0000-0000-0000-000000000000', type: 'text', name: 'Zero' },
+          { id: kept.id, type: 'text', name: 'Kept', textValue: 'k' },
+          { id: '', type: 'number', name: 'Empty', numberValue: 3 },
+          { id: null, type: 'boolean', name: 'Null', booleanValue: true },
+          { type: 'text', name: 'Absent', textValue: 'a' },
+        ],
+      }).expect(200);
+
+      const fields = (response.body as TemplateBody).fields;
+      expect(fields).toEqual([
+        fieldShape({ type: 'text', name: 'Zero' }),
+        fieldShape({ id: kept.id, type: 'text', name: 'Kept', textValue: 'k' }),
+        fieldShape({ type: 'number', name: 'Empty', numberValue: 3 }),
+        fieldShape({ type: 'boolean', name: 'Null', booleanValue: true }),
+        fieldShape({ type: 'text', name: 'Absent', textValue: 'a' }),
+      ]);
+      expect(new Set(fields.map((field) => field.id)).size).toBe(5);
+      expect(fields.map((field) => field.id)).not.toContain('00000000-0000-0000-0000-000000000000');
+      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(fields);
+    });
+
+    it('keeps the fields in the order last sent, and number values up to ±(2^53 − 1)', async () => {
+      const template = await createTemplate(trove, owner, {
+        name: 'Reordered',
+        fields: [
+          { type: 'text', name: 'A' },
+          { type: 'number', name: 'B', numberValue: 1 },
+          { type: 'text', name: 'C' },
+        ],
+      });
+      const [a, b, c] = template.fields;
+      const response = await put(owner, template.id, {
+        name: 'Reordered',
+        fields: [
+          { id: c.id, type: 'text', name: 'C' },
+          { type: 'number', name: 'New', numberValue: -Number.MAX_SAFE_INTEGER },
+          { id: a.id, type: 'text', name: 'A' },
+          { id: b.id, type: 'number', name: 'B', numberValue: Number.MAX_SAFE_INTEGER },
+        ],
+      }).expect(200);
+
+      const expected = [
+        fieldShape({ id: c.id, type: 'text', name: 'C' }),
+        fieldShape({ type: 'number', name: 'New', numberValue: -Number.MAX_SAFE_INTEGER }),
+        fieldShape({ id: a.id, type: 'text', name: 'A' }),
+        fieldShape({ id: b.id, type: 'number', name: 'B', numberValue: Number.MAX_SAFE_INTEGER }),
+      ];
+      expect((response.body as TemplateBody).fields).toEqual(expected);
+      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(expected);
     });
 
     it('counts a change of fields alone as an update', async () => {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -7,16 +8,32 @@ import {
   IsString,
   IsUUID,
   Length,
+  Max,
   MaxLength,
+  Min,
 } from 'class-validator';
 import { FIELD_TYPES, type FieldType } from '../../common/field-type.js';
 
-/** A custom field in an update: with an id it updates that field, without one it adds one. */
+/** Homebox clients send the zero UUID (or "") for a field that has no id yet. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A custom field in an update: with an id it updates that field, without one (absent, null, ""
+ * or the zero UUID) it adds one. The fields are kept in the order sent.
+ */
 export class EntityFieldInputDto {
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'A field of this entity; absent, null, "" or the zero UUID adds a field',
+  })
+  @Transform(({ value }: { value: unknown }) =>
+    value === '' || value === NIL_UUID ? undefined : value,
+  )
   @IsOptional()
   @IsUUID()
-  id?: string;
+  id?: string | null;
 
   @ApiProperty({ enum: FIELD_TYPES })
   @IsIn(FIELD_TYPES)
@@ -33,9 +50,15 @@ export class EntityFieldInputDto {
   @MaxLength(500)
   textValue?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+  })
   @IsOptional()
   @IsInt()
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
   numberValue?: number;
 
   @ApiPropertyOptional()

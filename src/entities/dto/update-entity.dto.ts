@@ -63,7 +63,10 @@ export class UpdateEntityDto {
   @IsUUID('all', { each: true })
   tagIds?: string[] | null;
 
-  @ApiPropertyOptional({ type: [EntityFieldInputDto], description: 'Omitted: no custom fields' })
+  @ApiPropertyOptional({
+    type: [EntityFieldInputDto],
+    description: 'Kept in the order given; omitted: no custom fields',
+  })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -14,19 +15,26 @@ import {
 import { FIELD_TYPES, type FieldType } from '../../common/field-type.js';
 import { TimeValue } from '../time-value.js';
 
-/** Bounds of the `integer` column a number value is stored in. */
-const INT32_MIN = -2_147_483_648;
-const INT32_MAX = 2_147_483_647;
+/** Homebox clients send the zero UUID (or "") for a field that has no id yet. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
  * A custom field of a template. In an update, a field with an id changes that field of the
- * template, one without an id is added. Every value is kept, whatever the type.
+ * template, one without an id (absent, null, "" or the zero UUID) is added. Every value is
+ * kept, whatever the type. The fields are kept in the order sent.
  */
 export class TemplateFieldInputDto {
   @ApiPropertyOptional({
+    type: String,
     format: 'uuid',
-    description: 'Update only: a field of this template. Ignored on create.',
+    nullable: true,
+    description:
+      'Update only: a field of this template; absent, null, "" or the zero UUID adds a field. ' +
+      'Ignored on create.',
   })
+  @Transform(({ value }: { value: unknown }) =>
+    value === '' || value === NIL_UUID ? undefined : value,
+  )
   @IsOptional()
   @IsUUID('all')
   id?: string | null;
@@ -46,11 +54,16 @@ export class TemplateFieldInputDto {
   @MaxLength(500)
   textValue?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: INT32_MIN, maximum: INT32_MAX })
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: 0,
+    minimum: -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+  })
   @IsOptional()
   @IsInt()
-  @Min(INT32_MIN)
-  @Max(INT32_MAX)
+  @Min(-Number.MAX_SAFE_INTEGER)
+  @Max(Number.MAX_SAFE_INTEGER)
   numberValue?: number | null;
 
   @ApiPropertyOptional({ default: false })
