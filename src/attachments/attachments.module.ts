@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { StorageModule } from '../storage/storage.module.js';
+import { AttachmentRepository } from './attachment.repository.js';
 import { AttachmentActionsController } from './attachment-actions.controller.js';
 import { AttachmentDownloadsService } from './attachment-downloads.service.js';
 import { AttachmentsController } from './attachments.controller.js';
@@ -23,7 +24,7 @@ const MAX_FORM_FIELDS = 8;
 @Module({
   imports: [
     StorageModule,
-    EntitiesModule,
+    forwardRef(() => EntitiesModule),
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: async (config: ConfigService<TroveConfig, true>) => {
@@ -45,7 +46,12 @@ const MAX_FORM_FIELDS = 8;
     }),
   ],
   controllers: [AttachmentsController, AttachmentActionsController],
-  providers: [AttachmentsService, AttachmentDownloadsService, ThumbnailsService],
+  providers: [
+    AttachmentsService,
+    AttachmentDownloadsService,
+    ThumbnailsService,
+    AttachmentRepository,
+  ],
   exports: [AttachmentsService, ThumbnailsService],
 })
 export class AttachmentsModule {}

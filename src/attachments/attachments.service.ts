@@ -9,6 +9,7 @@ import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
+import { AttachmentRepository } from './attachment.repository.js';
 import { LINK_MIME_TYPE, type AttachmentType } from './attachment-type.js';
 import { AttachmentRecord } from './attachment.record.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
@@ -34,7 +35,16 @@ export class AttachmentsService {
     private readonly views: EntityViewsService,
     private readonly storedFiles: StoredFilesService,
     private readonly thumbnails: ThumbnailsService,
+    private readonly attachments: AttachmentRepository,
   ) {}
+
+  /**
+   * Copies the attachments of one entity to another (a duplicate of it), sharing their stored
+   * files; the copies have no thumbnails.
+   */
+  async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
+    await this.attachments.copyAll(fromEntityId, toEntityId);
+  }
 
   /**
    * Stores an uploaded file as an attachment of the entity. The MIME type comes from the
@@ -216,7 +226,7 @@ export class AttachmentsService {
     user: AuthUser,
     entityId: string,
   ): Promise<void> {
-    await this.entities.findOwnedOrFail(user, entityId, manager);
+    await this.entities.findOwnedOrFail(user, entityId);
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
       `attachments:${entityId}`,
     ]);

@@ -41,12 +41,16 @@ import { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
 import { PatchEntityDto } from './dto/patch-entity.dto.js';
 import { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { EntitiesService } from './entities.service.js';
+import { EntityDuplicatesService } from './entity-duplicates.service.js';
 
 @ApiTags('entities')
 @ApiAuth()
 @Controller('entities')
 export class EntitiesController {
-  constructor(private readonly entities: EntitiesService) {}
+  constructor(
+    private readonly entities: EntitiesService,
+    private readonly duplicates: EntityDuplicatesService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Find entities: text, tags, parents, custom fields, photos; paged' })
@@ -161,7 +165,7 @@ export class EntitiesController {
     @UuidParam('id') id: string,
     @Body() dto: DuplicateEntityDto,
   ): Promise<EntitySummaryDto> {
-    return this.entities.duplicate(user, id, dto);
+    return this.duplicates.duplicate(user, id, dto);
   }
 
   @Get(':id/path')

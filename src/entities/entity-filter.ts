@@ -1,3 +1,4 @@
+import { nameOrder } from '../database/name-order.js';
 import { parseAssetId } from './asset-id.js';
 import type { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
 
@@ -86,6 +87,6 @@ export function entityOrder(orderBy: string | undefined): string {
     case 'assetId':
       return 'e.asset_id, e.id';
     default:
-      return 'lower(e.name), e.id';
+      return nameOrder('e');
   }
 }

@@ -1,6 +1,16 @@
+import type { AttachmentRecord } from '../attachments/attachment.record.js';
+import { isoDay, isoTimestamp } from '../database/json.sql.js';
+import { compareByName } from '../database/name-order.js';
+import { entityTypeSummaryJson, toEntityTypeSummary } from '../entity-types/entity-type.mapper.js';
+import { tagSummaryJson, toTagSummary } from '../tags/tag.mapper.js';
 import { formatAssetId } from './asset-id.js';
 import type { EntityStoredDto } from './dto/entity-stored.dto.js';
-import type { EntityChildSummaryDto, EntitySummaryDto } from './dto/entity-summary.dto.js';
+import type {
+  EntityChildSummaryDto,
+  EntityFieldDto,
+  EntitySummaryDto,
+} from './dto/entity-summary.dto.js';
+import type { EntityFieldRecord } from './entity-field.record.js';
 import type { EntityChildSummaryRow, EntityDetailRow } from './entity-view.sql.js';
 import type { EntityRecord } from './entity.record.js';
 
@@ -25,11 +35,89 @@ export interface EntityViews {
   summaries: EntitySummaryDto[];
 }
 
-const byName = (a: { name: string; id: string }, b: { name: string; id: string }): number =>
-  a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
-
 const money = (value: string | number): number => Number(value);
 const day = (value: string | null): string => value ?? '';
+
+/** A custom field of an entity (spec §2.1). */
+export const toEntityField = (record: EntityFieldRecord): EntityFieldDto => ({
+  id: record.id,
+  type: record.type,
+  name: record.name,
+  textValue: record.textValue,
+  numberValue: Number(record.numberValue),
+  booleanValue: record.booleanValue,
+});
+
+/** `toEntityField` written as SQL: the custom field row `alias`, as JSON. */
+export const entityFieldJson = (alias: string): string => `json_build_object(
+  'id', ${alias}.id, 'type', ${alias}.type, 'name', ${alias}.name,
+  'textValue', ${alias}.text_value, 'numberValue', ${alias}.number_value,
+  'booleanValue', ${alias}.boolean_value)`;
+
+/** What the child summary of an entity needs beyond its row with type and tags. */
+export interface EntityChildSummaryExtras {
+  /** Its primary photo (the oldest, should there be several), if any. */
+  photo: AttachmentRecord | null;
+  /** For a location: the total quantity of the non-archived items directly inside. */
+  itemCount: number;
+  parent: EntityChildSummaryDto | null;
+}
+
+/**
+ * The child summary view (spec §2.1) of an entity loaded with `entityType` (and its
+ * `defaultTemplate`) and `tags`; tags by name.
+ */
+export const toEntityChildSummary = (
+  record: EntityRecord,
+  extras: EntityChildSummaryExtras,
+): EntityChildSummaryDto => ({
+  id: record.id,
+  archived: record.archived,
+  assetId: formatAssetId(Number(record.assetId)),
+  createdAt: record.createdAt.toISOString(),
+  updatedAt: record.updatedAt.toISOString(),
+  name: record.name,
+  description: record.description,
+  entityType: toEntityTypeSummary(record.entityType!),
+  imageId: extras.photo?.id ?? null,
+  thumbnailId: extras.photo ? extras.photo.thumbnailId : null,
+  insured: record.insured,
+  itemCount: extras.itemCount,
+  parent: extras.parent,
+  purchasePrice: money(record.purchasePrice),
+  quantity: record.quantity,
+  soldDate: day(record.soldDate),
+  tags: (record.tags ?? []).map(toTagSummary).sort(compareByName),
+});
+
+/** The tag summaries of `e`. */
+const TAGS_JSON = `(SELECT coalesce(json_agg(${tagSummaryJson('g')}), '[]')
+  FROM entity_tags et JOIN tags g ON g.id = et.tag_id WHERE et.entity_id = e.id)`;
+
+/** The primary photo of `e` (the oldest, should there be several). */
+const PHOTO_JSON = `(SELECT json_build_object('imageId', a.id, 'thumbnailId', a.thumbnail_id)
+  FROM attachments a WHERE a.entity_id = e.id AND a.type = 'photo' AND a."primary"
+  ORDER BY a.created_at LIMIT 1)`;
+
+/** For a location: the total quantity of the non-archived items directly inside. */
+const ITEM_COUNT = `CASE WHEN t.is_location THEN
+    (SELECT coalesce(sum(c.quantity), 0) FROM entities c JOIN entity_types ct ON ct.id = c.entity_type_id
+     WHERE c.parent_id = e.id AND NOT c.archived AND NOT ct.is_location)
+  ELSE 0 END`;
+
+/**
+ * `toEntityChildSummary` written as SQL, for the entity `e` with its type `t` and the type's
+ * default template `tpl`: the child summary as JSON, without its `parent` (which
+ * `toEntityViews` links from the ancestors shown in the same statement), with `assetId` the
+ * number and the photo as one object (`toEntityViews` formats both).
+ */
+export const ENTITY_CHILD_SUMMARY_JSON = `json_build_object(
+  'id', e.id, 'archived', e.archived, 'assetId', e.asset_id,
+  'createdAt', ${isoTimestamp('e.created_at')}, 'updatedAt', ${isoTimestamp('e.updated_at')},
+  'name', e.name, 'description', e.description, 'entityType', ${entityTypeSummaryJson('t', 'tpl')},
+  'photo', ${PHOTO_JSON}, 'insured', e.insured, 'itemCount', ${ITEM_COUNT},
+  'purchasePrice', e.purchase_price, 'quantity', e.quantity, 'soldDate', ${isoDay('e.sold_date')},
+  'tags', ${TAGS_JSON})`;
 
 /**
  * Turns the rows of one view statement into views: each child summary gets its `parent` (up to
@@ -49,7 +137,7 @@ export function toEntityViews(rows: EntityViewRow[]): EntityViews {
       imageId: photo?.imageId ?? null,
       thumbnailId: photo?.thumbnailId ?? null,
       parent: parentRow && depth < 1000 ? childSummary(parentRow, depth + 1) : null,
-      tags: view.tags.sort(byName),
+      tags: view.tags.sort(compareByName),
     };
     built.set(row.id, summary);
     return summary;

@@ -4,6 +4,7 @@ import { isUUID } from 'class-validator';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { Database } from '../database/database.js';
 import { EntityRecord } from '../entities/entity.record.js';
 import { TemplateRecord } from '../templates/template.record.js';
 import type { CreateEntityTypeDto } from './dto/create-entity-type.dto.js';
@@ -23,7 +24,10 @@ const notFoundMessage = (id: string): string => `entity type ${id} not found`;
  */
 @Injectable()
 export class EntityTypesService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly db: Database,
+  ) {}
 
   /** The group's types, by name (then id). */
   async list(user: AuthUser): Promise<EntityTypeSummaryDto[]> {
@@ -137,17 +141,18 @@ export class EntityTypesService {
 
   /**
    * The group's default type of a kind: its oldest type with that `isLocation`, created as
-   * "Item" or "Location" when it has none. Runs in the caller's transaction (or its own); an
+   * "Item" or "Location" when it has none. Runs in the caller's unit of work (or its own); an
    * advisory lock keeps concurrent callers from creating two.
    */
-  async defaultType(
+  async defaultType(groupId: string, isLocation: boolean): Promise<EntityTypeRecord> {
+    return this.db.transaction(() => this.defaultTypeIn(this.db.manager, groupId, isLocation));
+  }
+
+  private async defaultTypeIn(
     manager: EntityManager,
     groupId: string,
     isLocation: boolean,
   ): Promise<EntityTypeRecord> {
-    if (!manager.queryRunner?.isTransactionActive) {
-      return manager.transaction((inner) => this.defaultType(inner, groupId, isLocation));
-    }
     const existing = await this.findOldest(manager, groupId, isLocation);
     if (existing) return existing;
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [

@@ -9,6 +9,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
+import { Database } from '../database/database.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
 import { UserRecord } from '../users/user.record.js';
 import type { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
@@ -32,7 +33,13 @@ export class GroupsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly currencies: CurrenciesService,
     private readonly storedFiles: StoredFilesService,
+    private readonly db: Database,
   ) {}
+
+  /** The row of a group, for another module's stored views (read in the unit of work). */
+  async findStored(groupId: string): Promise<GroupRecord> {
+    return this.findGroupOrFail(this.db.manager, groupId);
+  }
 
   /**
    * Creates a group owned by `ownerId`, seeded, inside the caller's transaction. A name longer

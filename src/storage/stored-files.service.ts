@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Database } from '../database/database.js';
 import { assertStorageKey, Storage, type StorageBody } from './storage.js';
 
 /** Files deleted at once when many are released (a group's, say). */
@@ -29,6 +30,7 @@ export class StoredFilesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly storage: Storage,
+    private readonly db: Database,
   ) {}
 
   /**
@@ -45,9 +47,9 @@ export class StoredFilesService {
     if (!(await this.storage.exists(key))) await this.storage.put(key, open(), contentType);
   }
 
-  /** Keys of the files of one entity's attachments (links have none). */
-  async keysOfEntity(manager: EntityManager, entityId: string): Promise<string[]> {
-    const rows = await manager.query<{ path: string }[]>(
+  /** Keys of the files of one entity's attachments (links have none), in the unit of work. */
+  async keysOfEntity(entityId: string): Promise<string[]> {
+    const rows = await this.db.query<{ path: string }>(
       'SELECT DISTINCT path FROM attachments WHERE entity_id = $1',
       [entityId],
     );

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
 import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
@@ -32,6 +33,11 @@ export class TagRepository {
 
   findOwnedMany(groupId: string, ids: string[], options?: FindOwnedOptions): Promise<TagRecord[]> {
     return this.owned.findMany(groupId, ids, options);
+  }
+
+  /** The group's tags among `ids` (ids of no tag of the group are left out), in no order. */
+  findExisting(groupId: string, ids: string[]): Promise<TagRecord[]> {
+    return this.db.repository(TagRecord).findBy({ id: In(ids), groupId });
   }
 
   /** Every tag of the group, by name. */

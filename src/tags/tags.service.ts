@@ -83,6 +83,21 @@ export class TagsService {
   }
 
   /**
+   * The group's tags among `ids`, in that order and without duplicates; ids that are not (or no
+   * longer) tags of the group are dropped.
+   */
+  async findExisting(groupId: string, ids: string[]): Promise<TagRecord[]> {
+    const unique = [...new Set(ids)].filter((id) => isUUID(id, 'all'));
+    if (unique.length === 0) return [];
+    const byId = new Map(
+      (await this.tags.findExisting(groupId, unique)).map((record) => [record.id, record]),
+    );
+    return unique
+      .map((id) => byId.get(id))
+      .filter((record): record is TagRecord => record !== undefined);
+  }
+
+  /**
    * The ids of the given tags of the group and of all their descendants, each once; ids that
    * are not tags of the group are dropped.
    */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EntityRecord } from '../entities/entity.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
 import { TemplateFieldRecord } from './template-field.record.js';
 import {
   toTemplateField,
@@ -71,7 +71,7 @@ describe('template mapper', () => {
   });
 
   it('builds the summary view with the location, tags and fields, times as ISO or ""', () => {
-    const location = Object.assign(new EntityRecord(), { id: LOCATION_ID, name: 'Garage' });
+    const location = { id: LOCATION_ID, name: 'Garage' } as EntityRecord;
     const when = new Date('2025-12-24T18:00:00.250Z');
     const summary = toTemplateSummary(
       record({
