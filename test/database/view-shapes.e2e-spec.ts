@@ -1,6 +1,21 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  attachmentSummaryJson,
+  toAttachmentSummary,
+} from '../../src/attachments/attachment.mapper.js';
+import { AttachmentRecord } from '../../src/attachments/attachment.record.js';
+import { EntityFieldRecord } from '../../src/entities/entity-field.record.js';
+import { CHILD_SUMMARIES } from '../../src/entities/entity-view.sql.js';
+import {
+  entityFieldJson,
+  toEntityChildSummary,
+  toEntityField,
+  toEntityViews,
+  type EntityViewRow,
+} from '../../src/entities/entity.mapper.js';
+import { EntityRecord } from '../../src/entities/entity.record.js';
+import {
   entityTypeSummaryJson,
   toEntityTypeSummary,
 } from '../../src/entity-types/entity-type.mapper.js';
@@ -75,5 +90,124 @@ describe('response shapes built in SQL and in TypeScript', () => {
       );
       expect(row.view).toEqual(toEntityTypeSummary(record));
     }
+  });
+
+  /** Inserts a row and returns its id. */
+  const insert = async (sql: string, params: unknown[]): Promise<string> =>
+    (await trove.query<{ id: string }>(`${sql} RETURNING id`, params))[0].id;
+
+  it('attachment summary, with and without a thumbnail', async () => {
+    const entity = await post('/api/v1/entities', { name: 'Camera' });
+    const thumbnail = await insert(
+      `INSERT INTO attachments (entity_id, type, title, path, mime_type)
+       VALUES ($1, 'thumbnail', 'front.webp', $2, 'image/webp')`,
+      [entity.id, `${owner.groupId}/thumbnails/front`],
+    );
+    const photo = await insert(
+      `INSERT INTO attachments (entity_id, type, "primary", title, path, mime_type, thumbnail_id)
+       VALUES ($1, 'photo', true, 'Front "view" ü', $2, 'image/jpeg', $3)`,
+      [entity.id, `${owner.groupId}/documents/front`, thumbnail],
+    );
+    const link = await insert(
+      `INSERT INTO attachments (entity_id, type, title, path, mime_type)
+       VALUES ($1, 'manual', 'Manual', 'https://example.com/manual.pdf', 'text/uri-list')`,
+      [entity.id],
+    );
+    for (const id of [photo, link]) {
+      const record = await dataSource
+        .getRepository(AttachmentRecord)
+        .findOneOrFail({ where: { id }, relations: { thumbnail: true } });
+      const [row] = await trove.query<{ view: unknown }>(
+        `SELECT ${attachmentSummaryJson('a', 'th')} AS view FROM attachments a
+         LEFT JOIN attachments th ON th.id = a.thumbnail_id WHERE a.id = $1`,
+        [id],
+      );
+      expect(row.view).toEqual(toAttachmentSummary(record));
+    }
+  });
+
+  it('custom field of an entity', async () => {
+    const entity = await post('/api/v1/entities', { name: 'Drill' });
+    const fields = [
+      ['text', 'Colour "dark"', 'grün', '0', false],
+      ['number', 'Voltage', '', '9007199254740991', false],
+      ['boolean', 'Cordless', '', '-3', true],
+    ];
+    for (const [position, [type, name, text, number, flag]] of fields.entries()) {
+      const id = await insert(
+        `INSERT INTO entity_fields (entity_id, type, name, text_value, number_value, boolean_value, position)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [entity.id, type, name, text, number, flag, position],
+      );
+      const record = await dataSource.getRepository(EntityFieldRecord).findOneByOrFail({ id });
+      const [row] = await trove.query<{ view: unknown }>(
+        `SELECT ${entityFieldJson('f')} AS view FROM entity_fields f WHERE f.id = $1`,
+        [id],
+      );
+      expect(row.view).toEqual(toEntityField(record));
+    }
+  });
+
+  it('entity child summary, of a location and of an item inside it with tags and a photo', async () => {
+    const template = await post('/api/v1/templates', { name: 'Shelf template' });
+    const shelfType = await post('/api/v1/entity-types', {
+      name: 'Shelf',
+      isLocation: true,
+      defaultTemplateId: template.id,
+    });
+    const shelf = await post('/api/v1/entities', { name: 'Shelf A', entityTypeId: shelfType.id });
+    const tags = [
+      await post('/api/v1/tags', { name: 'zeta' }),
+      await post('/api/v1/tags', { name: 'Alpha' }),
+    ];
+    const item = await post('/api/v1/entities', {
+      name: 'Lamp "desk"',
+      description: 'LED',
+      parentId: shelf.id,
+      quantity: 3,
+      tagIds: tags.map((tag) => tag.id),
+    });
+    await trove.query(
+      `UPDATE entities SET purchase_price = 12.5, sold_date = '2026-03-04', insured = true,
+       archived = true WHERE id = $1`,
+      [item.id],
+    );
+    await post('/api/v1/entities', { name: 'Loose', parentId: shelf.id, quantity: 2 });
+    const thumbnail = await insert(
+      `INSERT INTO attachments (entity_id, type, path) VALUES ($1, 'thumbnail', 'thumb')`,
+      [item.id],
+    );
+    const photo = await insert(
+      `INSERT INTO attachments (entity_id, type, "primary", path, thumbnail_id)
+       VALUES ($1, 'photo', true, 'photo', $2)`,
+      [item.id, thumbnail],
+    );
+
+    const load = (id: string): Promise<EntityRecord> =>
+      dataSource.getRepository(EntityRecord).findOneOrFail({
+        where: { id },
+        relations: { entityType: { defaultTemplate: true }, tags: true },
+      });
+    const sqlView = async (id: string) => {
+      const rows = await trove.query<EntityViewRow>(CHILD_SUMMARIES, [owner.groupId, [id]]);
+      return toEntityViews(rows).shown[0];
+    };
+    const shelfView = toEntityChildSummary(await load(shelf.id), {
+      photo: null,
+      // The archived lamp does not count; the loose item's quantity does.
+      itemCount: 2,
+      parent: null,
+    });
+    const photoRecord = await dataSource
+      .getRepository(AttachmentRecord)
+      .findOneByOrFail({ id: photo });
+    expect(await sqlView(shelf.id)).toEqual(shelfView);
+    expect(await sqlView(item.id)).toEqual(
+      toEntityChildSummary(await load(item.id), {
+        photo: photoRecord,
+        itemCount: 0,
+        parent: shelfView,
+      }),
+    );
   });
 });
