@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { Database } from '../database/database.js';
 
 const PING_TIMEOUT_MS = 2000;
 
 /** Tells whether the database answers a trivial query within a short time. */
 @Injectable()
 export class DatabaseHealthService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   async isHealthy(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
     });
-    const ping = this.dataSource
+    const ping = this.db
       .query('SELECT 1')
       .then(() => true)
       .catch(() => false);
