@@ -9,7 +9,7 @@ const EACH = 60;
  * connection, so requests wait their turn for a connection instead of holding one while waiting
  * for another. Nothing answers 5xx, whatever the pool's size.
  */
-describe.each([
+describe.each<{ pool: string; env: Record<string, string> }>([
   { pool: 'the default pool', env: {} },
   { pool: 'a pool of two connections', env: { TROVE_DATABASE_POOL_SIZE: '2' } },
 ])('concurrent writes in one group with $pool', ({ env }) => {
