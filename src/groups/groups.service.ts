@@ -198,6 +198,7 @@ export class GroupsService {
       throw new BadRequestException('cannot delete your only group; create or join another first');
     }
     const members = await this.groups.findMemberships(user.groupId);
+    // StoredFilesService still takes the manager of the unit of work it should read in.
     const stored = await this.storedFiles.keysOfGroup(this.db.manager, user.groupId);
     await this.groups.delete(user.groupId);
     for (const member of members) await this.repairDefaultGroup(member.userId);

@@ -48,7 +48,7 @@ export class UsersService {
     private readonly users: UserRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
-    // The groups module sets its members' default group through this service: each resolves the other late.
+    // The groups module sets its members' default group here: each resolves the other late.
     @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
     private readonly invitations: GroupInvitationsService,
     private readonly config: ConfigService<TroveConfig, true>,
