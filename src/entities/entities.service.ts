@@ -31,6 +31,7 @@ import type { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { buildEntityFilter, entityOrder } from './entity-filter.js';
 import { EntityFieldRecord } from './entity-field.record.js';
 import { EntityViewsService } from './entity-views.service.js';
+import { EntityRepository } from './entity.repository.js';
 import { EntityRecord } from './entity.record.js';
 
 /** Columns the database or the insert fills in, never taken from the values given. */
@@ -53,6 +54,18 @@ export interface InsertedEntity {
  */
 const BY_NAME = new Intl.Collator(undefined, { sensitivity: 'base' });
 
+/** Starter locations of a new Homebox collection. */
+const STARTER_LOCATIONS = [
+  'Living Room',
+  'Garage',
+  'Kitchen',
+  'Bedroom',
+  'Bathroom',
+  'Office',
+  'Attic',
+  'Basement',
+];
+
 export const PARENT_CYCLE_MESSAGE =
   'an entity cannot be placed inside itself or one of its descendants';
 
@@ -68,7 +81,13 @@ export class EntitiesService {
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
     private readonly storedFiles: StoredFilesService,
+    private readonly entities: EntityRepository,
   ) {}
+
+  /** The starter locations of a new collection, of the group's location type. */
+  async seedLocations(groupId: string, locationTypeId: string): Promise<void> {
+    await this.entities.insertStarterLocations(groupId, locationTypeId, STARTER_LOCATIONS);
+  }
 
   /**
    * One statement stores the entity when its type, parent and tags are the group's; only when it
@@ -93,7 +112,7 @@ export class EntitiesService {
       if (dto.entityTypeId) {
         await this.entityTypes.findOwnedOrFail(user, dto.entityTypeId, 'entityTypeId');
       } else {
-        await this.entityTypes.defaultType(manager, user.groupId, false);
+        await this.entityTypes.defaultType(user.groupId, false);
       }
       if (dto.parentId) await this.findOwnedIn(manager, user, dto.parentId, 'parentId');
       inserted = await this.insert(manager, user.groupId, values, tagIds);

@@ -253,7 +253,7 @@ export class TemplatesService {
         : await this.existingTags(manager, user.groupId, template.defaultTagIds);
       const type = dto.entityTypeId
         ? await this.entityTypes.findOwnedOrFail(user, dto.entityTypeId, 'entityTypeId')
-        : await this.entityTypes.defaultType(manager, user.groupId, false);
+        : await this.entityTypes.defaultType(user.groupId, false);
       const parentId =
         dto.parentId === undefined || dto.parentId === null
           ? template.defaultLocationId

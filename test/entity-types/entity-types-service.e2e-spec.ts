@@ -1,8 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationFailedException } from '../../src/common/errors/validation-failed.exception.js';
+import { Database } from '../../src/database/database.js';
 import { EntityTypesService } from '../../src/entity-types/entity-types.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -20,14 +19,14 @@ import {
 describe('EntityTypesService', () => {
   let trove: TestApp;
   let service: EntityTypesService;
-  let dataSource: DataSource;
+  let db: Database;
   let owner: Session;
   let outsider: Session;
 
   beforeAll(async () => {
     trove = await createTestApp();
     service = trove.app.get(EntityTypesService);
-    dataSource = trove.app.get<DataSource>(getDataSourceToken());
+    db = trove.app.get(Database);
     owner = await signUp(trove, { name: 'Ada' });
     outsider = await signUp(trove, { name: 'Eve' });
   });
@@ -48,9 +47,9 @@ describe('EntityTypesService', () => {
       const location = await seededType(trove, owner, 'Location');
       await createType(trove, owner, { name: 'A newer item type' });
 
-      const [forItems, forLocations] = await dataSource.transaction(async (manager) => [
-        await service.defaultType(manager, owner.groupId, false),
-        await service.defaultType(manager, owner.groupId, true),
+      const [forItems, forLocations] = await db.transaction(async () => [
+        await service.defaultType(owner.groupId, false),
+        await service.defaultType(owner.groupId, true),
       ]);
 
       expect(forItems).toMatchObject({ id: item.id, name: 'Item', isLocation: false });
@@ -63,9 +62,7 @@ describe('EntityTypesService', () => {
         groupId,
       ]);
 
-      const created = await dataSource.transaction((manager) =>
-        service.defaultType(manager, groupId, false),
-      );
+      const created = await db.transaction(() => service.defaultType(groupId, false));
 
       expect(created).toMatchObject({
         id: expect.any(String),
@@ -82,9 +79,7 @@ describe('EntityTypesService', () => {
       expect(rows.filter((row) => !row.is_location)).toEqual([
         expect.objectContaining({ id: created.id, name: 'Item' }),
       ]);
-      const again = await dataSource.transaction((manager) =>
-        service.defaultType(manager, groupId, false),
-      );
+      const again = await db.transaction(() => service.defaultType(groupId, false));
       expect(again.id).toBe(created.id);
     });
 
@@ -92,7 +87,7 @@ describe('EntityTypesService', () => {
       const groupId = await newGroup('No locations');
       await trove.query('DELETE FROM entity_types WHERE group_id = $1 AND is_location', [groupId]);
 
-      const created = await service.defaultType(dataSource.manager, groupId, true);
+      const created = await service.defaultType(groupId, true);
 
       expect(created).toMatchObject({ groupId, name: 'Location', isLocation: true });
       expect(await typeCount(groupId, true)).toBe(1);
@@ -104,8 +99,8 @@ describe('EntityTypesService', () => {
         groupId,
       ]);
 
-      const attempt = dataSource.transaction(async (manager) => {
-        const created = await service.defaultType(manager, groupId, false);
+      const attempt = db.transaction(async () => {
+        const created = await service.defaultType(groupId, false);
         expect(created.name).toBe('Item');
         throw new Error('caller fails later');
       });
@@ -122,9 +117,9 @@ describe('EntityTypesService', () => {
 
       const types = await Promise.all(
         [1, 2, 3].map(() =>
-          dataSource.transaction(async (manager) => {
-            const type = await service.defaultType(manager, groupId, false);
-            await manager.query('SELECT pg_sleep(0.05)');
+          db.transaction(async () => {
+            const type = await service.defaultType(groupId, false);
+            await db.query('SELECT pg_sleep(0.05)');
             return type;
           }),
         ),
