@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { measureAttachmentThroughput, type AttachmentThroughput } from './attachments.js';
 import { createBenchDatabase } from './database.js';
 import { runHttpLoad, type HttpLoad } from './load.js';
 import {
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
     TROVE_DATA_DIR: dataDir,
     TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
     TROVE_AUTH_RATE_LIMIT_ENABLED: 'false',
+    TROVE_WEB_MAX_UPLOAD_SIZE: '16',
   });
   progress(`starting Trove on ${database.kind} database ${database.name}`);
   const app = await trove.createApp(config, database.url, trove.createLogger(config.log));
@@ -247,6 +249,17 @@ async function main(): Promise<void> {
     ),
   );
 
+  progress('attachments: 10 MiB upload and download (local disk)');
+  const attachments: AttachmentThroughput = await measureAttachmentThroughput(
+    baseUrl,
+    session,
+    fixtures.getIds[0],
+  );
+  progress(
+    `  upload ${attachments.uploadMBps} MB/s (${attachments.uploadMs} ms), ` +
+      `download ${attachments.downloadMBps} MB/s (${attachments.downloadMs} ms)`,
+  );
+
   const table = formatTable(results);
   const totalSeconds = (performance.now() - startedAt) / 1000;
   console.log(
@@ -255,6 +268,10 @@ async function main(): Promise<void> {
       `${settings.connections} connections, ${settings.seconds} s per run\n`,
   );
   console.log(table);
+  console.log(
+    `\nattachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
+      `download ${attachments.downloadMBps} MB/s`,
+  );
   await writeResults(RESULTS_FILE, {
     date: new Date().toISOString(),
     node: process.version,
@@ -286,6 +303,7 @@ async function main(): Promise<void> {
       },
     },
     scenarios: results,
+    attachments,
     allTargetsMet: results.every((result) => result.missed.length === 0),
     totalSeconds: Number(totalSeconds.toFixed(1)),
   });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { wouldCycle } from '../database/hierarchy.sql.js';
 import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
@@ -103,11 +104,11 @@ export class EntityRepository {
     return row && { id: row.id, assetId: String(row.asset_id), createdAt: row.created_at };
   }
 
-  /** The starter locations of a new group, with asset ids 1 to n in the order given. */
+  /** Adds locations of these names to a new group, with asset ids 1, 2, ... in that order. */
   async insertStarterLocations(
     groupId: string,
     locationTypeId: string,
-    names: string[],
+    names: readonly string[],
   ): Promise<void> {
     await this.db.repository(EntityRecord).insert(
       names.map((name, index) => ({
@@ -152,7 +153,7 @@ export class EntityRepository {
    * concurrent moves cannot close a loop.
    */
   async lockMoves(groupId: string): Promise<void> {
-    await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`entity-moves:${groupId}`]);
+    await advisoryLock(this.db, `entity-moves:${groupId}`);
   }
 
   /** Whether putting entity `id` under `parentId` would place it inside itself. */

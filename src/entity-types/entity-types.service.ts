@@ -1,22 +1,18 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { isUUID } from 'class-validator';
-import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
+import { ConflictException, Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
+import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
-import { Database } from '../database/database.js';
-import { EntityRecord } from '../entities/entity.record.js';
-import { TemplateRecord } from '../templates/template.record.js';
+import { notOwned } from '../database/owned.js';
 import type { CreateEntityTypeDto } from './dto/create-entity-type.dto.js';
 import type { EntityTypeSummaryDto } from './dto/entity-type-summary.dto.js';
 import type { UpdateEntityTypeDto } from './dto/update-entity-type.dto.js';
-import { EntityTypeRecord } from './entity-type.record.js';
+import type { EntityTypeRecord } from './entity-type.record.js';
+import { EntityTypeRepository, type EntityTypeValues } from './entity-type.repository.js';
 import { toEntityTypeSummary } from './entity-type.mapper.js';
 
 /** The foreign key that keeps a type from being deleted while entities use it. */
 const ENTITY_TYPE_IN_USE_CONSTRAINT = 'entities_entity_type_id_fkey';
-
-const notFoundMessage = (id: string): string => `entity type ${id} not found`;
 
 /**
  * Entity types of a group. Every group has at least one type of each kind: "Item" and
@@ -24,100 +20,57 @@ const notFoundMessage = (id: string): string => `entity type ${id} not found`;
  */
 @Injectable()
 export class EntityTypesService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly db: Database,
-  ) {}
+  constructor(private readonly types: EntityTypeRepository) {}
 
   /** The group's types, by name (then id). */
   async list(user: AuthUser): Promise<EntityTypeSummaryDto[]> {
-    const types = await this.dataSource.getRepository(EntityTypeRecord).find({
-      where: { groupId: user.groupId },
-      relations: { defaultTemplate: true },
-      order: { name: 'ASC', id: 'ASC' },
-    });
-    return types.map(toEntityTypeSummary);
+    return (await this.types.findAll(user.groupId)).map(toEntityTypeSummary);
   }
 
+  @Transactional()
   async create(user: AuthUser, dto: CreateEntityTypeDto): Promise<EntityTypeSummaryDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const defaultTemplateId = await this.checkTemplate(
-        manager,
-        user.groupId,
-        dto.defaultTemplateId,
-      );
-      const saved = await manager.save(
-        EntityTypeRecord,
-        manager.create(EntityTypeRecord, {
-          groupId: user.groupId,
-          name: dto.name,
-          isLocation: dto.isLocation ?? false,
-          icon: dto.icon ?? '',
-          description: dto.description ?? '',
-          defaultTemplateId,
-        }),
-      );
-      return toEntityTypeSummary(await this.findInGroupOrFail(manager, user.groupId, saved.id));
+    const defaultTemplateId = await this.checkTemplate(user.groupId, dto.defaultTemplateId);
+    const saved = await this.types.insert({
+      groupId: user.groupId,
+      name: dto.name,
+      isLocation: dto.isLocation ?? false,
+      icon: dto.icon ?? '',
+      description: dto.description ?? '',
+      defaultTemplateId,
     });
+    return toEntityTypeSummary(await this.findWithTemplate(user.groupId, saved.id));
   }
 
   /**
    * Replaces the type as Homebox does: omitted `isLocation`, `icon` and `defaultTemplateId` take
    * their defaults; `description` is kept unless given. Only a type of the caller's group.
    */
+  @Transactional()
   async update(
     user: AuthUser,
     id: string,
     dto: UpdateEntityTypeDto,
   ): Promise<EntityTypeSummaryDto> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.findInGroupOrFail(manager, user.groupId, id);
-      const defaultTemplateId = await this.checkTemplate(
-        manager,
-        user.groupId,
-        dto.defaultTemplateId,
-      );
-      const result = await manager.update(
-        EntityTypeRecord,
-        { id, groupId: user.groupId },
-        {
-          name: dto.name,
-          isLocation: dto.isLocation ?? false,
-          icon: dto.icon ?? '',
-          defaultTemplateId,
-          ...(dto.description !== undefined ? { description: dto.description } : {}),
-        },
-      );
-      if (!result.affected) throw new NotFoundException(notFoundMessage(id));
-      return toEntityTypeSummary(await this.findInGroupOrFail(manager, user.groupId, id));
+    await this.findWithTemplate(user.groupId, id);
+    const defaultTemplateId = await this.checkTemplate(user.groupId, dto.defaultTemplateId);
+    const updated = await this.types.update(user.groupId, id, {
+      name: dto.name,
+      isLocation: dto.isLocation ?? false,
+      icon: dto.icon ?? '',
+      defaultTemplateId,
+      ...(dto.description !== undefined ? { description: dto.description } : {}),
     });
+    if (!updated) throw notOwned('entity type', id);
+    return toEntityTypeSummary(await this.findWithTemplate(user.groupId, id));
   }
 
   /** Deletes a type of the caller's group; refused (409) while entities use it. */
   async remove(user: AuthUser, id: string): Promise<void> {
     let type: EntityTypeRecord | undefined;
     try {
-      await this.dataSource.transaction(async (manager) => {
-        // Locking the row makes concurrent inserts of entities of this type wait for us.
-        const locked = await manager
-          .getRepository(EntityTypeRecord)
-          .createQueryBuilder('t')
-          .setLock('pessimistic_write')
-          .where('t.id = :id AND t.group_id = :groupId', { id, groupId: user.groupId })
-          .getOne();
-        if (!locked) throw new NotFoundException(notFoundMessage(id));
-        type = locked;
-        const used = await manager.countBy(EntityRecord, { entityTypeId: id });
-        if (used > 0) throw inUse(locked, used);
-        await manager.delete(EntityTypeRecord, { id, groupId: user.groupId });
-      });
+      await this.removeUnused(user.groupId, id, (locked) => (type = locked));
     } catch (error) {
-      if (type && isInUseViolation(error)) {
-        throw inUse(
-          type,
-          await this.dataSource.manager.countBy(EntityRecord, { entityTypeId: id }),
-        );
-      }
+      if (type && isInUseViolation(error)) throw inUse(type, await this.types.countEntities(id));
       throw error;
     }
   }
@@ -127,16 +80,7 @@ export class EntityTypesService {
    * `entity type <id> not found`, or with `field` a 422 naming that body field.
    */
   async findOwnedOrFail(user: AuthUser, id: string, field?: string): Promise<EntityTypeRecord> {
-    const type = isUUID(id)
-      ? await this.dataSource.getRepository(EntityTypeRecord).findOne({
-          where: { id, groupId: user.groupId },
-          relations: { defaultTemplate: true },
-        })
-      : null;
-    if (type) return type;
-    throw field
-      ? ValidationFailedException.forField(field, notFoundMessage(id))
-      : new NotFoundException(notFoundMessage(id));
+    return this.types.findOwned(user.groupId, id, { field, relations: ['defaultTemplate'] });
   }
 
   /**
@@ -144,85 +88,75 @@ export class EntityTypesService {
    * "Item" or "Location" when it has none. Runs in the caller's unit of work (or its own); an
    * advisory lock keeps concurrent callers from creating two.
    */
+  @Transactional()
   async defaultType(groupId: string, isLocation: boolean): Promise<EntityTypeRecord> {
-    return this.db.transaction(() => this.defaultTypeIn(this.db.manager, groupId, isLocation));
-  }
-
-  private async defaultTypeIn(
-    manager: EntityManager,
-    groupId: string,
-    isLocation: boolean,
-  ): Promise<EntityTypeRecord> {
-    const existing = await this.findOldest(manager, groupId, isLocation);
+    const existing = await this.types.findOldest(groupId, isLocation);
     if (existing) return existing;
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `trove:default-entity-type:${groupId}:${isLocation}`,
-    ]);
-    const created = await this.findOldest(manager, groupId, isLocation);
+    await this.types.lockDefault(groupId, isLocation);
+    const created = await this.types.findOldest(groupId, isLocation);
     if (created) return created;
-    const type = await manager.save(
-      EntityTypeRecord,
-      manager.create(EntityTypeRecord, {
-        groupId,
-        name: isLocation ? 'Location' : 'Item',
-        isLocation,
-        icon: '',
-        description: '',
-        defaultTemplateId: null,
-      }),
-    );
+    const type = await this.types.insert(defaultTypeValues(groupId, isLocation));
     type.defaultTemplate = null;
     return type;
   }
 
-  private findOldest(
-    manager: EntityManager,
-    groupId: string,
-    isLocation: boolean,
-  ): Promise<EntityTypeRecord | null> {
-    return manager.findOne(EntityTypeRecord, {
-      where: { groupId, isLocation },
-      relations: { defaultTemplate: true },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+  /** The types a new group starts with, "Item" and "Location"; returns their ids by kind. */
+  async seed(groupId: string): Promise<{ itemTypeId: string; locationTypeId: string }> {
+    const [item, location] = await this.types.insertMany(
+      [false, true].map((isLocation) => defaultTypeValues(groupId, isLocation)),
+    );
+    return { itemTypeId: item.id, locationTypeId: location.id };
   }
 
-  private async findInGroupOrFail(
-    manager: EntityManager,
+  /**
+   * Deletes the type unless entities use it, passing the locked row to `seen` first. Locking
+   * the row makes concurrent inserts of entities of this type wait for us.
+   */
+  @Transactional()
+  private async removeUnused(
     groupId: string,
     id: string,
-  ): Promise<EntityTypeRecord> {
-    const type = await manager.findOne(EntityTypeRecord, {
-      where: { id, groupId },
-      relations: { defaultTemplate: true },
-    });
-    if (!type) throw new NotFoundException(notFoundMessage(id));
-    return type;
+    seen: (type: EntityTypeRecord) => void,
+  ): Promise<void> {
+    const locked = await this.types.findOwned(groupId, id, { lock: true });
+    seen(locked);
+    const used = await this.types.countEntities(id);
+    if (used > 0) throw inUse(locked, used);
+    await this.types.delete(groupId, id);
+  }
+
+  /** A type of the group with its default template, or 404 (also for a non-UUID id). */
+  private findWithTemplate(groupId: string, id: string): Promise<EntityTypeRecord> {
+    return this.types.findOwned(groupId, id, { relations: ['defaultTemplate'] });
   }
 
   /** The template id to store: null for none, else a template of the group (422 otherwise). */
   private async checkTemplate(
-    manager: EntityManager,
     groupId: string,
     templateId: string | null | undefined,
   ): Promise<string | null> {
     if (templateId === undefined || templateId === null) return null;
-    // FOR SHARE: the template cannot be deleted before this transaction stores its id.
-    const template = await manager
-      .getRepository(TemplateRecord)
-      .createQueryBuilder('t')
-      .select('t.id')
-      .setLock('pessimistic_read')
-      .where('t.id = :templateId AND t.group_id = :groupId', { templateId, groupId })
-      .getOne();
-    if (!template) {
+    // FOR SHARE: the template cannot be deleted before this unit of work stores its id.
+    if (!(await this.types.shareTemplate(groupId, templateId))) {
       throw ValidationFailedException.forField(
         'defaultTemplateId',
         `template ${templateId} not found`,
       );
     }
-    return template.id;
+    return templateId;
   }
+}
+
+/** The default type of a kind: "Item", or "Location" for locations. */
+function defaultTypeValues(groupId: string, isLocation: boolean): EntityTypeValues {
+  return {
+    groupId,
+    name: isLocation ? 'Location' : 'Item',
+    isLocation,
+    icon: '',
+    description: '',
+    defaultTemplateId: null,
+  };
 }
 
 function inUse(type: EntityTypeRecord, count: number): ConflictException {

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictException, GoneException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import {
+  ConflictException,
+  GoneException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  forwardRef,
+} from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { sha256 } from '../common/security/sha256.js';
@@ -12,32 +18,32 @@ import type {
   InvitationRole,
   JoinedGroupDto,
 } from './dto/group-invitation.dto.js';
-import { GroupInvitationRecord } from './group-invitation.record.js';
-import { GroupRecord } from './group.record.js';
+import { GroupInvitationRepository } from './group-invitation.repository.js';
+import type { GroupRole } from './group-role.js';
+import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupsService } from './groups.service.js';
 
 const DEFAULT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
+/** What claiming an invitation gives: a place in its group with its role. */
+export interface ClaimedInvitation {
+  groupId: string;
+  role: GroupRole;
+}
+
 /** Invitations to a group: a secret shown once, with an expiry, a use count and a role. */
 @Injectable()
 export class GroupInvitationsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly groups: GroupsService,
+    private readonly invitations: GroupInvitationRepository,
+    // GroupsService reaches the users module, which builds on this service.
+    @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
   ) {}
 
   /** The group's invitations that can still be used, newest first. */
   async list(user: AuthUser): Promise<GroupInvitationDto[]> {
-    const invitations = await this.dataSource
-      .getRepository(GroupInvitationRecord)
-      .createQueryBuilder('i')
-      .innerJoinAndSelect('i.group', 'g')
-      .where('i.group_id = :groupId AND i.uses > 0 AND i.expires_at > now()', {
-        groupId: user.groupId,
-      })
-      .orderBy('i.created_at', 'DESC')
-      .getMany();
+    const invitations = await this.invitations.findUsable(user.groupId);
     return invitations.map((invitation) => ({
       id: invitation.id,
       expiresAt: invitation.expiresAt.toISOString(),
@@ -55,7 +61,7 @@ export class GroupInvitationsService {
       throw ValidationFailedException.forField('expiresAt', 'expiresAt must be in the future');
     }
     const token = randomBytes(18).toString('base64url');
-    const invitation = await this.dataSource.getRepository(GroupInvitationRecord).save({
+    const invitation = await this.invitations.insert({
       groupId: user.groupId,
       tokenHash: sha256(token),
       expiresAt,
@@ -71,46 +77,36 @@ export class GroupInvitationsService {
   }
 
   async remove(user: AuthUser, id: string): Promise<void> {
-    const result = await this.dataSource
-      .getRepository(GroupInvitationRecord)
-      .delete({ id, groupId: user.groupId });
-    if (!result.affected) throw new NotFoundException(`invitation ${id} not found`);
+    if (!(await this.invitations.delete(user.groupId, id))) {
+      throw new NotFoundException(`invitation ${id} not found`);
+    }
   }
 
   /** A signed-in user joins the invitation's group. */
+  @Transactional()
   async accept(caller: AuthIdentity, token: string): Promise<JoinedGroupDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const invitation = await this.claim(manager, token, caller.id);
-      await this.groups.addMember(manager, invitation.groupId, caller.id, invitation.role);
-      const group = await manager.findOneByOrFail(GroupRecord, { id: invitation.groupId });
-      return { id: group.id, name: group.name };
-    });
+    const invitation = await this.claim(token, caller.id);
+    await this.groups.addMember(invitation.groupId, caller.id, invitation.role);
+    const group = await this.groups.getById(invitation.groupId);
+    return { id: group.id, name: group.name };
   }
 
   /**
-   * Uses up one use of an invitation inside the caller's transaction. The row is locked, so
-   * concurrent claims never take more uses than there are.
+   * Uses up one use of an invitation in the caller's unit of work (or its own). The row is
+   * locked, so concurrent claims never take more uses than there are.
    */
-  async claim(
-    manager: EntityManager,
-    token: string,
-    userId?: string,
-  ): Promise<GroupInvitationRecord> {
-    const invitation = await manager
-      .getRepository(GroupInvitationRecord)
-      .createQueryBuilder('i')
-      .setLock('pessimistic_write')
-      .where('i.token_hash = :hash', { hash: sha256(token) })
-      .getOne();
+  @Transactional()
+  async claim(token: string, userId?: string): Promise<ClaimedInvitation> {
+    const invitation = await this.invitations.findByTokenHashForUpdate(sha256(token));
     if (!invitation) throw new NotFoundException('invitation not found');
     if (invitation.expiresAt.getTime() <= Date.now())
       throw new GoneException('invitation has expired');
     if (invitation.uses <= 0) throw new GoneException('invitation has no uses left');
-    if (userId && (await this.groups.isMember(manager, invitation.groupId, userId))) {
+    if (userId && (await this.groups.isMember(invitation.groupId, userId))) {
       throw new ConflictException('you are already a member of this group');
     }
     invitation.uses -= 1;
-    await manager.save(invitation);
-    return invitation;
+    await this.invitations.save(invitation);
+    return { groupId: invitation.groupId, role: invitation.role };
   }
 }

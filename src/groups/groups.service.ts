@@ -1,24 +1,26 @@
 import {
   BadRequestException,
   ConflictException,
+  Inject,
   Injectable,
   NotFoundException,
+  forwardRef,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
 import { Database } from '../database/database.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
-import { UserRecord } from '../users/user.record.js';
+import { UsersService } from '../users/users.service.js';
 import type { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
 import type { GroupMemberDto } from './dto/group-member.dto.js';
-import { GroupMembershipRecord } from './group-membership.record.js';
+import type { GroupMembershipRecord } from './group-membership.record.js';
 import type { GroupRole } from './group-role.js';
-import { GroupRecord } from './group.record.js';
+import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
-import { seedGroup } from './group-seed.js';
+import { GroupRepository } from './group.repository.js';
+import { GroupSeeder } from './group-seed.js';
 
 /** Characters a group name may have (the column is varchar(255)). */
 export const GROUP_NAME_MAX_LENGTH = 255;
@@ -30,7 +32,10 @@ export const GROUP_NAME_MAX_LENGTH = 255;
 @Injectable()
 export class GroupsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly groups: GroupRepository,
+    private readonly seeder: GroupSeeder,
+    // The users module builds on this one (a new user's group), so it is resolved late.
+    @Inject(forwardRef(() => UsersService)) private readonly users: Readonly<UsersService>,
     private readonly currencies: CurrenciesService,
     private readonly storedFiles: StoredFilesService,
     private readonly db: Database,
@@ -38,83 +43,65 @@ export class GroupsService {
 
   /** The row of a group, for another module's stored views (read in the unit of work). */
   async findStored(groupId: string): Promise<GroupRecord> {
-    return this.findGroupOrFail(this.db.manager, groupId);
+    return this.findGroupOrFail(groupId);
   }
 
   /**
-   * Creates a group owned by `ownerId`, seeded, inside the caller's transaction. A name longer
-   * than a group name may be (such as "<255-character user name>'s Home") is cut to fit.
+   * Creates a group owned by `ownerId`, seeded, in the caller's unit of work (or its own). A
+   * name longer than a group name may be (such as "<255-character user name>'s Home") is cut
+   * to fit.
    */
+  @Transactional()
   async createOwnedGroup(
-    manager: EntityManager,
     ownerId: string,
     name: string,
     options: { starter: boolean },
-  ): Promise<GroupRecord> {
+  ): Promise<GroupDto> {
     const fitted = [...name].slice(0, GROUP_NAME_MAX_LENGTH).join('');
-    const group = await manager.save(GroupRecord, manager.create(GroupRecord, { name: fitted }));
-    await manager.insert(GroupMembershipRecord, {
-      groupId: group.id,
-      userId: ownerId,
-      role: 'owner',
-    });
-    await seedGroup(manager, group.id, options);
-    return group;
+    const group = await this.groups.insert(fitted);
+    await this.groups.insertMembership(group.id, ownerId, 'owner');
+    await this.seeder.seed(group.id, options);
+    return toGroupDto(group);
   }
 
-  /** Adds a member (inside the caller's transaction) and makes the group their default if they have none. */
-  async addMember(
-    manager: EntityManager,
-    groupId: string,
-    userId: string,
-    role: GroupRole,
-  ): Promise<void> {
-    await manager.insert(GroupMembershipRecord, { groupId, userId, role });
-    await manager
-      .createQueryBuilder()
-      .update(UserRecord)
-      .set({ defaultGroupId: groupId })
-      .where('id = :userId AND default_group_id IS NULL', { userId })
-      .execute();
+  /** Adds a member and makes the group their default if they have none. */
+  @Transactional()
+  async addMember(groupId: string, userId: string, role: GroupRole): Promise<void> {
+    await this.groups.insertMembership(groupId, userId, role);
+    await this.users.setDefaultGroupIfNone(userId, groupId);
   }
 
-  async isMember(manager: EntityManager, groupId: string, userId: string): Promise<boolean> {
-    return manager.exists(GroupMembershipRecord, { where: { groupId, userId } });
+  async isMember(groupId: string, userId: string): Promise<boolean> {
+    return this.groups.isMember(groupId, userId);
+  }
+
+  /** The ids of the user's groups, the one joined first first. */
+  async groupIdsOf(userId: string): Promise<string[]> {
+    return this.groups.groupIdsOf(userId);
+  }
+
+  /** A group by id (one the caller knows exists, such as an invitation's). */
+  async getById(groupId: string): Promise<GroupDto> {
+    return toGroupDto(await this.findGroupOrFail(groupId));
   }
 
   async get(user: AuthUser): Promise<GroupDto> {
-    return toGroupDto(await this.findGroupOrFail(this.dataSource.manager, user.groupId));
+    return toGroupDto(await this.findGroupOrFail(user.groupId));
   }
 
   async listForUser(caller: AuthIdentity): Promise<GroupDto[]> {
-    const groups = await this.dataSource
-      .getRepository(GroupRecord)
-      .createQueryBuilder('g')
-      .innerJoin(GroupMembershipRecord, 'm', 'm.group_id = g.id AND m.user_id = :userId', {
-        userId: caller.id,
-      })
-      .orderBy('g.name', 'ASC')
-      .addOrderBy('g.id', 'ASC')
-      .getMany();
-    return groups.map(toGroupDto);
+    return (await this.groups.findForUser(caller.id)).map(toGroupDto);
   }
 
+  @Transactional()
   async create(caller: AuthIdentity, dto: CreateGroupDto): Promise<GroupDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const group = await this.createOwnedGroup(manager, caller.id, dto.name, { starter: false });
-      await manager
-        .createQueryBuilder()
-        .update(UserRecord)
-        .set({ defaultGroupId: group.id })
-        .where('id = :id AND default_group_id IS NULL', { id: caller.id })
-        .execute();
-      return toGroupDto(group);
-    });
+    const group = await this.createOwnedGroup(caller.id, dto.name, { starter: false });
+    await this.users.setDefaultGroupIfNone(caller.id, group.id);
+    return group;
   }
 
   async update(user: AuthUser, dto: UpdateGroupDto): Promise<GroupDto> {
-    const repository = this.dataSource.getRepository(GroupRecord);
-    const group = await this.findGroupOrFail(this.dataSource.manager, user.groupId);
+    const group = await this.findGroupOrFail(user.groupId);
     if (dto.currency !== undefined) {
       const currency = this.currencies.normalise(dto.currency);
       if (!currency) {
@@ -126,7 +113,7 @@ export class GroupsService {
       group.currency = currency;
     }
     if (dto.name !== undefined) group.name = dto.name;
-    return toGroupDto(await repository.save(group));
+    return toGroupDto(await this.groups.save(group));
   }
 
   /**
@@ -134,103 +121,113 @@ export class GroupsService {
    * when it is the caller's only group.
    */
   async remove(user: AuthUser): Promise<void> {
-    const keys = await this.dataSource.transaction(async (manager) => {
-      const memberships = await manager.count(GroupMembershipRecord, {
-        where: { userId: user.id },
-      });
-      if (memberships <= 1) {
-        throw new BadRequestException(
-          'cannot delete your only group; create or join another first',
-        );
-      }
-      const members = await manager.find(GroupMembershipRecord, {
-        where: { groupId: user.groupId },
-      });
-      const stored = await this.storedFiles.keysOfGroup(manager, user.groupId);
-      await manager.delete(GroupRecord, { id: user.groupId });
-      for (const member of members) await this.repairDefaultGroup(manager, member.userId);
-      return stored;
-    });
+    const keys = await this.deleteGroup(user);
     await this.storedFiles.releaseUnused(keys);
   }
 
+  /** Members of the group with their roles, by name (then id). */
   async listMembers(user: AuthUser): Promise<GroupMemberDto[]> {
-    const rows: GroupMemberDto[] = await this.dataSource.query(
-      `SELECT u.id, u.name, u.email, m.role FROM group_memberships m
-       JOIN users u ON u.id = m.user_id
-       WHERE m.group_id = $1 ORDER BY u.name, u.id`,
-      [user.groupId],
-    );
-    return rows;
+    const memberships = await this.groups.findMemberships(user.groupId);
+    return this.toMembers(memberships);
   }
 
+  @Transactional()
   async removeMember(user: AuthUser, memberId: string): Promise<void> {
     if (memberId === user.id) {
       throw new BadRequestException('you cannot remove yourself from the group');
     }
-    await this.dataSource.transaction(async (manager) => {
-      const membership = await this.findMembershipOrFail(manager, user.groupId, memberId);
-      const members = await manager.count(GroupMembershipRecord, {
-        where: { groupId: user.groupId },
-      });
-      if (members <= 1) throw new BadRequestException('cannot remove the last member of a group');
-      await manager.delete(GroupMembershipRecord, { id: membership.id });
-      await this.repairDefaultGroup(manager, memberId);
-    });
+    const membership = await this.findMembershipOrFail(user.groupId, memberId);
+    const members = await this.groups.countMembers(user.groupId);
+    if (members <= 1) throw new BadRequestException('cannot remove the last member of a group');
+    await this.groups.deleteMembership(membership.id);
+    await this.repairDefaultGroup(memberId);
   }
 
+  @Transactional()
   async setMemberRole(user: AuthUser, memberId: string, role: GroupRole): Promise<GroupMemberDto> {
-    return this.dataSource.transaction(async (manager) => {
-      // Lock the group's owner rows so two demotions cannot leave it without an owner.
-      const owners = await manager
-        .getRepository(GroupMembershipRecord)
-        .createQueryBuilder('m')
-        .setLock('pessimistic_write')
-        .where('m.group_id = :groupId AND m.role = :owner', {
-          groupId: user.groupId,
-          owner: 'owner',
-        })
-        .getMany();
-      const membership = await this.findMembershipOrFail(manager, user.groupId, memberId);
-      if (membership.role === 'owner' && role !== 'owner' && owners.length <= 1) {
-        throw new ConflictException(
-          'a group needs at least one owner; promote another member first',
-        );
-      }
-      membership.role = role;
-      await manager.save(membership);
-      const [member] = await manager.query<GroupMemberDto[]>(
-        `SELECT u.id, u.name, u.email, m.role FROM group_memberships m
-         JOIN users u ON u.id = m.user_id WHERE m.id = $1`,
-        [membership.id],
-      );
-      return member;
-    });
+    // Lock the group's owner rows so two demotions cannot leave it without an owner.
+    const owners = await this.groups.lockOwners(user.groupId);
+    const membership = await this.findMembershipOrFail(user.groupId, memberId);
+    if (membership.role === 'owner' && role !== 'owner' && owners.length <= 1) {
+      throw new ConflictException('a group needs at least one owner; promote another member first');
+    }
+    membership.role = role;
+    await this.groups.saveMembership(membership);
+    const [member] = await this.toMembers([membership]);
+    return member;
+  }
+
+  /**
+   * Applies a role the caller did not choose in the app (an OIDC group mapping): the group's
+   * last owner keeps being its owner.
+   */
+  @Transactional()
+  async applyRole(groupId: string, userId: string, role: GroupRole): Promise<void> {
+    if (role !== 'owner') {
+      const current = await this.groups.findMembership(groupId, userId);
+      const owners = await this.groups.countOwners(groupId);
+      if (current?.role === 'owner' && owners <= 1) return;
+    }
+    await this.groups.setRole(groupId, userId, role);
+  }
+
+  /**
+   * The group OIDC sign-ins share under `key`, created with `userId` as its owner on first use;
+   * `created` tells which. An advisory lock keeps two first sign-ins from creating two.
+   */
+  @Transactional()
+  async findOrCreateOidcShared(
+    key: string,
+    name: string,
+    userId: string,
+  ): Promise<{ id: string; created: boolean }> {
+    await this.groups.lockOidcSharedKey(key);
+    const found = await this.groups.findByOidcSharedKey(key);
+    if (found) return { id: found.id, created: false };
+    const group = await this.createOwnedGroup(userId, name, { starter: false });
+    await this.groups.setOidcSharedKey(group.id, key);
+    return { id: group.id, created: true };
   }
 
   /** Points the user's default group at one of their groups if it no longer is one. */
-  async repairDefaultGroup(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(
-      `UPDATE users u SET default_group_id = (
-         SELECT m.group_id FROM group_memberships m WHERE m.user_id = u.id ORDER BY m.created_at LIMIT 1)
-       WHERE u.id = $1 AND (u.default_group_id IS NULL OR NOT EXISTS (
-         SELECT 1 FROM group_memberships m WHERE m.user_id = u.id AND m.group_id = u.default_group_id))`,
-      [userId],
-    );
+  @Transactional()
+  async repairDefaultGroup(userId: string): Promise<void> {
+    await this.users.keepDefaultGroupAmong(userId, await this.groups.groupIdsOf(userId));
   }
 
-  private async findGroupOrFail(manager: EntityManager, groupId: string): Promise<GroupRecord> {
-    const group = await manager.findOneBy(GroupRecord, { id: groupId });
+  /** Deletes the caller's group (not their only one); returns its stored files' keys. */
+  @Transactional()
+  private async deleteGroup(user: AuthUser): Promise<string[]> {
+    const memberships = await this.groups.countMembershipsOf(user.id);
+    if (memberships <= 1) {
+      throw new BadRequestException('cannot delete your only group; create or join another first');
+    }
+    const members = await this.groups.findMemberships(user.groupId);
+    // StoredFilesService still takes the manager of the unit of work it should read in.
+    const stored = await this.storedFiles.keysOfGroup(this.db.manager, user.groupId);
+    await this.groups.delete(user.groupId);
+    for (const member of members) await this.repairDefaultGroup(member.userId);
+    return stored;
+  }
+
+  /** The members of these memberships, by name (then id). */
+  private async toMembers(memberships: GroupMembershipRecord[]): Promise<GroupMemberDto[]> {
+    const roles = new Map(memberships.map((membership) => [membership.userId, membership.role]));
+    const users = await this.users.summariesOf([...roles.keys()]);
+    return users.map((user) => ({ ...user, role: roles.get(user.id)! }));
+  }
+
+  private async findGroupOrFail(groupId: string): Promise<GroupRecord> {
+    const group = await this.groups.findById(groupId);
     if (!group) throw new NotFoundException(`group ${groupId} not found`);
     return group;
   }
 
   private async findMembershipOrFail(
-    manager: EntityManager,
     groupId: string,
     userId: string,
   ): Promise<GroupMembershipRecord> {
-    const membership = await manager.findOneBy(GroupMembershipRecord, { groupId, userId });
+    const membership = await this.groups.findMembership(groupId, userId);
     if (!membership) throw new NotFoundException(`user ${userId} is not a member of this group`);
     return membership;
   }

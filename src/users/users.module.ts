@@ -1,15 +1,16 @@
-import { Module } from '@nestjs/common';
+import { Module, forwardRef } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { SessionsController } from './sessions.controller.js';
+import { UserRepository } from './user.repository.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
 /** Registration, sign-in sessions, the caller's account, settings and password. */
 @Module({
-  imports: [AuthModule, GroupsModule],
+  imports: [AuthModule, forwardRef(() => GroupsModule)],
   controllers: [UsersController, SessionsController],
-  providers: [UsersService],
+  providers: [UsersService, UserRepository],
   exports: [UsersService],
 })
 export class UsersModule {}

@@ -2,26 +2,27 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
+  Inject,
   Injectable,
   NotFoundException,
   PayloadTooLargeException,
   UnauthorizedException,
+  forwardRef,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity } from '../auth/auth-user.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { GroupInvitationsService } from '../groups/group-invitations.service.js';
-import { GroupMembershipRecord } from '../groups/group-membership.record.js';
 import { GroupsService } from '../groups/groups.service.js';
 import type { RegisterDto } from './dto/register.dto.js';
 import type { ChangePasswordDto, UpdateSelfDto, UserDto } from './dto/user.dto.js';
 import { toUserDto } from './user.mapper.js';
-import { UserRecord } from './user.record.js';
+import type { UserRecord } from './user.record.js';
+import { UserRepository, type UserSummary } from './user.repository.js';
 
 export const SETTINGS_MAX_BYTES = 64 * 1024;
 export const LOCAL_LOGIN_DISABLED = 'local login is not enabled';
@@ -44,10 +45,11 @@ export interface NewUser {
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
-    private readonly groups: GroupsService,
+    // The groups module sets its members' default group here: each resolves the other late.
+    @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
     private readonly invitations: GroupInvitationsService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
@@ -67,52 +69,51 @@ export class UsersService {
       throw new ForbiddenException('user registration disabled');
     }
     const passwordHash = await this.passwords.hash(dto.password);
-    await this.dataSource.transaction(async (manager) => {
-      const newUser = { name: dto.name.trim() || dto.name, email: dto.email, passwordHash };
-      if (token) {
-        const invitation = await this.invitations.claim(manager, token);
-        const user = await this.insertUser(manager, newUser);
-        await this.groups.addMember(manager, invitation.groupId, user.id, invitation.role);
-      } else {
-        await this.createWithOwnGroup(manager, newUser, homeGroupName(newUser.name));
-      }
-    });
+    await this.registerHashed(
+      { name: dto.name.trim() || dto.name, email: dto.email, passwordHash },
+      token,
+    );
+  }
+
+  @Transactional()
+  private async registerHashed(newUser: NewUser, token: string | undefined): Promise<void> {
+    if (token) {
+      const invitation = await this.invitations.claim(token);
+      const user = await this.insertUser(newUser);
+      await this.groups.addMember(invitation.groupId, user.id, invitation.role);
+    } else {
+      await this.createWithOwnGroup(newUser, homeGroupName(newUser.name));
+    }
   }
 
   /** Inserts a user and a group they own, seeded with starter locations and tags. */
-  async createWithOwnGroup(
-    manager: EntityManager,
-    newUser: NewUser,
-    groupName: string,
-  ): Promise<UserRecord> {
-    const user = await this.insertUser(manager, newUser);
-    const group = await this.groups.createOwnedGroup(manager, user.id, groupName, {
+  @Transactional()
+  async createWithOwnGroup(newUser: NewUser, groupName: string): Promise<UserRecord> {
+    const user = await this.insertUser(newUser);
+    const group = await this.groups.createOwnedGroup(user.id, groupName, {
       starter: true,
     });
     user.defaultGroupId = group.id;
-    await manager.update(UserRecord, { id: user.id }, { defaultGroupId: group.id });
+    await this.users.setDefaultGroup(user.id, group.id);
     return user;
   }
 
-  async insertUser(manager: EntityManager, newUser: NewUser): Promise<UserRecord> {
+  async insertUser(newUser: NewUser): Promise<UserRecord> {
     const email = normaliseEmail(newUser.email);
-    if (await manager.exists(UserRecord, { where: { email } })) {
+    if (await this.users.existsByEmail(email)) {
       throw new ConflictException('a user with this e-mail address already exists');
     }
-    return manager.save(
-      UserRecord,
-      manager.create(UserRecord, {
-        name: newUser.name,
-        email,
-        passwordHash: newUser.passwordHash,
-        isSuperuser: false,
-        activatedOn: new Date(),
-        defaultGroupId: null,
-        oidcIssuer: newUser.oidcIssuer ?? null,
-        oidcSubject: newUser.oidcSubject ?? null,
-        settings: null,
-      }),
-    );
+    return this.users.insert({
+      name: newUser.name,
+      email,
+      passwordHash: newUser.passwordHash,
+      isSuperuser: false,
+      activatedOn: new Date(),
+      defaultGroupId: null,
+      oidcIssuer: newUser.oidcIssuer ?? null,
+      oidcSubject: newUser.oidcSubject ?? null,
+      settings: null,
+    });
   }
 
   /**
@@ -120,15 +121,11 @@ export class UsersService {
    * and give the same answer.
    */
   async verifyCredentials(username: string, password: string): Promise<UserRecord> {
-    const user = await this.dataSource
-      .getRepository(UserRecord)
-      .findOneBy({ email: normaliseEmail(username) });
+    const user = await this.users.findByEmail(normaliseEmail(username));
     const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !valid) throw new UnauthorizedException('unauthorized');
     if (user.passwordHash && this.passwords.needsRehash(user.passwordHash)) {
-      await this.dataSource
-        .getRepository(UserRecord)
-        .update({ id: user.id }, { passwordHash: await this.passwords.hash(password) });
+      await this.users.setPasswordHash(user.id, await this.passwords.hash(password));
     }
     return user;
   }
@@ -139,23 +136,22 @@ export class UsersService {
   }
 
   async updateSelf(caller: AuthIdentity, dto: UpdateSelfDto): Promise<UserDto> {
-    const repository = this.dataSource.getRepository(UserRecord);
     const user = await this.findOrFail(caller.id);
     if (dto.name !== undefined) user.name = dto.name;
     if (dto.email !== undefined) {
       const email = normaliseEmail(dto.email);
-      if (email !== user.email && (await repository.existsBy({ email }))) {
+      if (email !== user.email && (await this.users.existsByEmail(email))) {
         throw new ConflictException('a user with this e-mail address already exists');
       }
       user.email = email;
     }
-    await repository.save(user);
+    await this.users.save(user);
     return toUserDto(user, await this.groupIdsOf(caller.id));
   }
 
   async deleteSelf(caller: AuthIdentity): Promise<void> {
     if (this.options.demo) throw new ForbiddenException('not allowed in demo mode');
-    await this.dataSource.getRepository(UserRecord).delete({ id: caller.id });
+    await this.users.delete(caller.id);
   }
 
   async getSettings(caller: AuthIdentity): Promise<Record<string, unknown> | null> {
@@ -172,10 +168,7 @@ export class UsersService {
       );
     }
     const value = settings as Record<string, unknown>;
-    await this.dataSource.query(
-      'UPDATE users SET settings = $2::jsonb, updated_at = now() WHERE id = $1',
-      [caller.id, JSON.stringify(value)],
-    );
+    await this.users.setSettings(caller.id, value);
     return value;
   }
 
@@ -190,21 +183,56 @@ export class UsersService {
       throw new BadRequestException('the new password must differ from the current one');
     }
     const passwordHash = await this.passwords.hash(dto.new);
-    await this.dataSource.getRepository(UserRecord).update({ id: user.id }, { passwordHash });
+    await this.users.setPasswordHash(user.id, passwordHash);
     const keep = caller.credential.kind === 'session' ? [caller.credential.tokenId] : [];
     await this.sessions.revokeAllForUser(user.id, keep);
   }
 
   private async findOrFail(id: string): Promise<UserRecord> {
-    const user = await this.dataSource.getRepository(UserRecord).findOneBy({ id });
+    const user = await this.users.findById(id);
     if (!user) throw new NotFoundException(`user ${id} not found`);
     return user;
   }
 
   private async groupIdsOf(userId: string): Promise<string[]> {
-    const memberships = await this.dataSource
-      .getRepository(GroupMembershipRecord)
-      .find({ where: { userId }, order: { createdAt: 'ASC' } });
-    return memberships.map((membership) => membership.groupId);
+    return this.groups.groupIdsOf(userId);
+  }
+
+  /** Makes `groupId` the user's default group if they have none. */
+  async setDefaultGroupIfNone(userId: string, groupId: string): Promise<void> {
+    await this.users.setDefaultGroupIfNone(userId, groupId);
+  }
+
+  /** Points the user's default group at the first of `groupIds` unless it is one of them. */
+  async keepDefaultGroupAmong(userId: string, groupIds: string[]): Promise<void> {
+    await this.users.keepDefaultGroupAmong(userId, groupIds);
+  }
+
+  /** The id, name and e-mail of these users, by name (then id). */
+  async summariesOf(ids: string[]): Promise<UserSummary[]> {
+    return ids.length === 0 ? [] : this.users.summaries(ids);
+  }
+
+  /** The user signing in with this provider identity, if any. */
+  async findByOidcIdentity(issuer: string, subject: string): Promise<UserRecord | null> {
+    return this.users.findByOidcIdentity(issuer, subject);
+  }
+
+  /** The user with this e-mail address (any case), if any. */
+  async findByEmail(email: string): Promise<UserRecord | null> {
+    return this.users.findByEmail(normaliseEmail(email));
+  }
+
+  /** Links a provider identity to a user. */
+  async linkOidcIdentity(userId: string, issuer: string, subject: string): Promise<void> {
+    await this.users.setOidcIdentity(userId, issuer, subject);
+  }
+
+  /**
+   * Serialises the creation of users around `name` (an identity or an e-mail address) until
+   * the unit of work ends.
+   */
+  async lockForCreation(name: string): Promise<void> {
+    await this.users.lock(name);
   }
 }

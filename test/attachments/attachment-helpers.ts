@@ -6,6 +6,8 @@ import type { Response, Test } from 'supertest';
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
+import { as } from '../support/api.js';
+export { UNKNOWN_ID, as, createEntity } from '../support/api.js';
 
 export const NO_TOKEN = { error: 'authorization header or query is required' };
 export const BAD_TOKEN = { error: 'valid authorization token is required' };
@@ -13,7 +15,6 @@ export const VIEWER_ONLY_READS = { error: 'viewers of this collection can only r
 /** A token that looks like a session token but was never issued. */
 export const FORGED_TOKEN = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.c2lnbmF0dXJl';
 /** A well-formed id that belongs to nothing. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 export const validation = (fields: Record<string, string>) => ({
   error: 'Validation Error',
@@ -77,26 +78,10 @@ export interface EntityWithAttachments {
   [key: string]: unknown;
 }
 
-type Method = 'get' | 'head' | 'post' | 'put' | 'delete';
-
-/** Sends a request as `session`. */
-export const as = (trove: TestApp, session: Session, method: Method, url: string) =>
-  trove.http[method](url).set('Authorization', session.authorization);
-
 export const attachmentsUrl = (entityId: string): string =>
   `/api/v1/entities/${entityId}/attachments`;
 export const attachmentUrl = (entityId: string, attachmentId: string): string =>
   `${attachmentsUrl(entityId)}/${attachmentId}`;
-
-export async function createEntity(
-  trove: TestApp,
-  session: Session,
-  name = 'Camera',
-): Promise<EntityWithAttachments> {
-  const response = await as(trove, session, 'post', '/api/v1/entities').send({ name });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as EntityWithAttachments;
-}
 
 export async function getEntity(
   trove: TestApp,

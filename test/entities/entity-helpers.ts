@@ -1,26 +1,7 @@
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-
-export interface EntityBody {
-  id: string;
-  name: string;
-  assetId: string;
-  [key: string]: unknown;
-}
-
-export async function createEntity(
-  trove: TestApp,
-  session: Session,
-  body: Record<string, unknown>,
-): Promise<EntityBody> {
-  const response = await trove.http
-    .post('/api/v1/entities')
-    .set('Authorization', session.authorization)
-    .send(body);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as EntityBody;
-}
+export { createEntity, type EntityBody } from '../support/api.js';
 
 /** The id of a seeded location of the session's group (Garage, Kitchen, ...). */
 export async function locationId(trove: TestApp, session: Session, name: string): Promise<string> {

@@ -2,7 +2,8 @@ import { expect } from 'vitest';
 import type { AuthUser } from '../../src/auth/auth-user.js';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-import { type Method } from '../support/auth-expectations.js';
+import { as } from '../support/api.js';
+export { UNKNOWN_ID, as } from '../support/api.js';
 export {
   BAD_TOKEN,
   FORGED_TOKEN,
@@ -12,7 +13,6 @@ export {
 } from '../support/auth-expectations.js';
 
 /** A well-formed id that belongs to nothing. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 export const ENTITY_TYPES = '/api/v1/entity-types';
 
@@ -65,16 +65,6 @@ export const validationError = (fields: Record<string, string>) => ({
   error: 'Validation Error',
   fields,
 });
-
-/** Sends a request as `session`. */
-export function as(
-  trove: TestApp,
-  session: Session,
-  method: Method,
-  path: string,
-): ReturnType<TestApp['http']['get']> {
-  return trove.http[method](path).set('Authorization', session.authorization);
-}
 
 export async function listTypes(trove: TestApp, session: Session): Promise<EntityTypeBody[]> {
   const response = await as(trove, session, 'get', ENTITY_TYPES).expect(200);

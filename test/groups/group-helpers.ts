@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-import { type Method } from '../support/auth-expectations.js';
+import { as } from '../support/api.js';
+export { UNKNOWN_ID, as } from '../support/api.js';
 export {
   BAD_TOKEN,
   expectUnauthenticated,
@@ -15,7 +16,6 @@ export const BAD_TENANT = { error: 'invalid X-Tenant header format' };
 export const NO_GROUP = { error: 'you are not a member of any group' };
 
 /** A well-formed id that belongs to nothing. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 export const GROUP_KEYS = ['createdAt', 'currency', 'id', 'name', 'updatedAt'];
 
@@ -61,18 +61,6 @@ export const memberShape = (session: Session, role: MemberBody['role']): MemberB
   email: session.email,
   role,
 });
-
-/** Sends a request as `session`, optionally in the group `tenant`. */
-export function as(
-  trove: TestApp,
-  session: Session,
-  method: Method,
-  path: string,
-  tenant?: string,
-): ReturnType<TestApp['http']['get']> {
-  const request = trove.http[method](path).set('Authorization', session.authorization);
-  return tenant ? request.set('X-Tenant', tenant) : request;
-}
 
 export async function readGroup(
   trove: TestApp,

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
+export { createEntity } from '../support/api.js';
 
 /** The first bytes of every PNG file. */
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -95,21 +96,6 @@ export interface CreatedEntity {
   name: string;
   /** Formatted, `000-123`. */
   assetId: string;
-}
-
-/** Creates an entity through the API. */
-export async function createEntity(
-  trove: TestApp,
-  session: Session,
-  body: { name: string; parentId?: string; entityTypeId?: string },
-): Promise<CreatedEntity> {
-  const response = await trove.http
-    .post('/api/v1/entities')
-    .set('Authorization', session.authorization)
-    .send(body);
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  const { id, name, assetId } = response.body as CreatedEntity;
-  return { id, name, assetId };
 }
 
 /** The id of a location every new group starts with (Garage, Kitchen, ...). */

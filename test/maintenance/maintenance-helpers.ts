@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-import { type Method } from '../support/auth-expectations.js';
+import { as } from '../support/api.js';
+export { UNKNOWN_ID, as, createEntity } from '../support/api.js';
 export {
   BAD_TOKEN,
   FORGED_TOKEN,
@@ -11,7 +12,6 @@ export {
 } from '../support/auth-expectations.js';
 
 /** A well-formed id that belongs to nothing. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** Dates on either side of today, far enough that the day of the run does not matter. */
 export const PAST = '2001-02-03';
@@ -67,19 +67,6 @@ export const withDetails = (
   entry: EntryBody,
   entity: { id: string; name: string },
 ): EntryWithDetailsBody => ({ ...entry, itemName: entity.name, itemID: entity.id });
-
-/** Sends a request as `session`. */
-export const as = (trove: TestApp, session: Session, method: Method, path: string) =>
-  trove.http[method](path).set('Authorization', session.authorization);
-
-export async function createEntity(
-  trove: TestApp,
-  session: Session,
-  name: string,
-): Promise<{ id: string; name: string }> {
-  const response = await as(trove, session, 'post', '/api/v1/entities').send({ name }).expect(201);
-  return { id: (response.body as { id: string }).id, name };
-}
 
 export async function createEntry(
   trove: TestApp,

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-import { type Method } from '../support/auth-expectations.js';
+import { as } from '../support/api.js';
+export { UNKNOWN_ID, as } from '../support/api.js';
 export {
   BAD_TOKEN,
   FORGED_TOKEN,
@@ -20,7 +21,6 @@ export const TOO_DEEP = {
 };
 
 /** A well-formed id that belongs to nothing. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** The tags every new group starts with, in list order. */
 export const STARTER_TAGS = ['Appliances', 'Electronics', 'General', 'Important', 'IOT', 'Servers'];
 
@@ -75,10 +75,6 @@ export const summaryOf = (tag: TagSummaryBody): TagSummaryBody => ({
   createdAt: tag.createdAt,
   updatedAt: tag.updatedAt,
 });
-
-/** Sends a request as `session`. */
-export const as = (trove: TestApp, session: Session, method: Method, path: string) =>
-  trove.http[method](path).set('Authorization', session.authorization);
 
 export async function listTags(trove: TestApp, session: Session): Promise<TagSummaryBody[]> {
   const response = await as(trove, session, 'get', '/api/v1/tags').expect(200);

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-import { type Method } from '../support/auth-expectations.js';
+import { as } from '../support/api.js';
+export { UNKNOWN_ID, as } from '../support/api.js';
 export {
   BAD_TOKEN,
   FORGED_TOKEN,
@@ -13,7 +14,6 @@ export {
 export const TEMPLATES = '/api/v1/templates';
 
 /** A well-formed id that belongs to nothing. */
-export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** Homebox's "not set". */
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
@@ -145,10 +145,6 @@ export const validationError = (fields: Record<string, string>) => ({
   error: 'Validation Error',
   fields,
 });
-
-/** Sends a request as `session`. */
-export const as = (trove: TestApp, session: Session, method: Method, path: string) =>
-  trove.http[method](path).set('Authorization', session.authorization);
 
 export async function createTemplate(
   trove: TestApp,

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { advisoryLock } from '../database/advisory-lock.js';
+import { Database } from '../database/database.js';
+import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { EntityTypeRecord } from './entity-type.record.js';
+import { COUNT_ENTITIES, SHARE_TEMPLATE } from './entity-type.sql.js';
+
+export type EntityTypeValues = Pick<
+  EntityTypeRecord,
+  'groupId' | 'name' | 'isLocation' | 'icon' | 'description' | 'defaultTemplateId'
+>;
+
+export type EntityTypeChanges = Pick<
+  EntityTypeRecord,
+  'name' | 'isLocation' | 'icon' | 'defaultTemplateId'
+> &
+  Partial<Pick<EntityTypeRecord, 'description'>>;
+
+/** The only code that reads or writes the `entity_types` table. */
+@Injectable()
+export class EntityTypeRepository {
+  private readonly owned: OwnedLookup<EntityTypeRecord>;
+
+  constructor(private readonly db: Database) {
+    this.owned = new OwnedLookup(db, EntityTypeRecord, 'entity type');
+  }
+
+  /** A type of the group, with its default template unless locking. */
+  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<EntityTypeRecord> {
+    return this.owned.find(groupId, id, options);
+  }
+
+  /** The group's types with their default templates, by name (then id). */
+  findAll(groupId: string): Promise<EntityTypeRecord[]> {
+    return this.db.repository(EntityTypeRecord).find({
+      where: { groupId },
+      relations: { defaultTemplate: true },
+      order: { name: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** The group's oldest type of a kind, with its default template. */
+  findOldest(groupId: string, isLocation: boolean): Promise<EntityTypeRecord | null> {
+    return this.db.repository(EntityTypeRecord).findOne({
+      where: { groupId, isLocation },
+      relations: { defaultTemplate: true },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** Until the unit of work ends, no one else creates the group's default type of this kind. */
+  lockDefault(groupId: string, isLocation: boolean): Promise<void> {
+    return advisoryLock(this.db, `trove:default-entity-type:${groupId}:${isLocation}`);
+  }
+
+  insert(values: EntityTypeValues): Promise<EntityTypeRecord> {
+    const repository = this.db.repository(EntityTypeRecord);
+    return repository.save(repository.create(values));
+  }
+
+  /** Inserts several types at once, in the order given. */
+  insertMany(values: EntityTypeValues[]): Promise<EntityTypeRecord[]> {
+    const repository = this.db.repository(EntityTypeRecord);
+    return repository.save(values.map((value) => repository.create(value)));
+  }
+
+  /** Whether a type of the group was there to change. */
+  async update(groupId: string, id: string, changes: EntityTypeChanges): Promise<boolean> {
+    const result = await this.db.repository(EntityTypeRecord).update({ id, groupId }, changes);
+    return Boolean(result.affected);
+  }
+
+  /**
+   * How many entities use the type. The entities table is the entities module's; this count is
+   * read here until that module offers it (the entities module imports this one).
+   */
+  async countEntities(id: string): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(COUNT_ENTITIES, [id]);
+    return row.count;
+  }
+
+  /**
+   * Whether `templateId` is a template of the group; if so it is locked `FOR SHARE` until the
+   * unit of work ends, so it cannot be deleted before the type stores its id. Read here until
+   * the templates module offers it (it imports this module).
+   */
+  async shareTemplate(groupId: string, templateId: string): Promise<boolean> {
+    if (!this.db.inTransaction) throw new Error('sharing a template needs a unit of work');
+    const rows = await this.db.query<{ id: string }>(SHARE_TEMPLATE, [templateId, groupId]);
+    return rows.length > 0;
+  }
+
+  async delete(groupId: string, id: string): Promise<void> {
+    await this.db.repository(EntityTypeRecord).delete({ id, groupId });
+  }
+}
