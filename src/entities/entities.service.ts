@@ -274,7 +274,7 @@ export class EntitiesService {
    */
   async remove(user: AuthUser, id: string): Promise<void> {
     const keys = await this.dataSource.transaction(async (manager) => {
-      const stored = await this.storedFiles.keysOfEntity(manager, id);
+      const stored = await this.storedFiles.keysOfEntity(id);
       const result = await manager.delete(EntityRecord, { id, groupId: user.groupId });
       if (!result.affected) throw new NotFoundException(`entity ${id} not found`);
       return stored;
