@@ -7,6 +7,7 @@ import { EntitiesModule } from '../entities/entities.module.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { AttachmentActionsController } from './attachment-actions.controller.js';
 import { AttachmentDownloadsService } from './attachment-downloads.service.js';
+import { AttachmentRepository } from './attachment.repository.js';
 import { AttachmentsController } from './attachments.controller.js';
 import { AttachmentsService } from './attachments.service.js';
 import { ThumbnailsService } from './thumbnails.service.js';
@@ -45,7 +46,12 @@ const MAX_FORM_FIELDS = 8;
     }),
   ],
   controllers: [AttachmentsController, AttachmentActionsController],
-  providers: [AttachmentsService, AttachmentDownloadsService, ThumbnailsService],
+  providers: [
+    AttachmentsService,
+    AttachmentDownloadsService,
+    ThumbnailsService,
+    AttachmentRepository,
+  ],
   exports: [AttachmentsService, ThumbnailsService],
 })
 export class AttachmentsModule {}

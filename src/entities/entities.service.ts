@@ -273,8 +273,9 @@ export class EntitiesService {
    * top. Then deletes the stored files of its attachments that no other attachment uses.
    */
   async remove(user: AuthUser, id: string): Promise<void> {
+    // Read before the transaction opens, so it never waits for a second connection.
+    const stored = await this.storedFiles.keysOfEntity(id);
     const keys = await this.dataSource.transaction(async (manager) => {
-      const stored = await this.storedFiles.keysOfEntity(manager, id);
       const result = await manager.delete(EntityRecord, { id, groupId: user.groupId });
       if (!result.affected) throw new NotFoundException(`entity ${id} not found`);
       return stored;
