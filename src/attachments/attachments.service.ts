@@ -1,24 +1,23 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
-import { AttachmentRepository } from './attachment.repository.js';
-import { LINK_MIME_TYPE, type AttachmentType } from './attachment-type.js';
-import { AttachmentRecord } from './attachment.record.js';
+import { LINK_MIME_TYPE } from './attachment-type.js';
+import type { AttachmentRecord } from './attachment.record.js';
+import { AttachmentRepository, type AttachmentValues } from './attachment.repository.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
 import type { CreateExternalAttachmentDto } from './dto/create-external-attachment.dto.js';
 import type { UpdateAttachmentDto } from './dto/update-attachment.dto.js';
 import { fitTitle } from './file-name.js';
 import { sniffMimeType } from './mime-sniff.js';
 import { ThumbnailsService } from './thumbnails.service.js';
-import { parseUploadFields } from './upload-fields.js';
+import { parseUploadFields, type UploadFields } from './upload-fields.js';
 import type { StagedUpload } from './upload/staged-upload.engine.js';
 
 /**
@@ -30,21 +29,12 @@ import type { StagedUpload } from './upload/staged-upload.engine.js';
 @Injectable()
 export class AttachmentsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly attachments: AttachmentRepository,
     private readonly entities: EntitiesService,
     private readonly views: EntityViewsService,
     private readonly storedFiles: StoredFilesService,
     private readonly thumbnails: ThumbnailsService,
-    private readonly attachments: AttachmentRepository,
   ) {}
-
-  /**
-   * Copies the attachments of one entity to another (a duplicate of it), sharing their stored
-   * files; the copies have no thumbnails.
-   */
-  async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
-    await this.attachments.copyAll(fromEntityId, toEntityId);
-  }
 
   /**
    * Stores an uploaded file as an attachment of the entity. The MIME type comes from the
@@ -64,25 +54,8 @@ export class AttachmentsService {
       const mimeType = await sniffMimeType(staged.path, staged.utf8Text);
       const digest = staged.sha256.copy().update(user.groupId).digest('hex');
       const key = `${user.groupId}/documents/${digest}`;
-      const record = await this.dataSource.transaction(async (manager) => {
-        await this.lockEntityAttachments(manager, user, entityId);
-        await this.storedFiles.storeOnce(
-          manager,
-          key,
-          () => createReadStream(staged.path),
-          mimeType,
-        );
-        const primary =
-          fields.type === 'photo' && (fields.primary || !(await this.hasPhotos(manager, entityId)));
-        return this.insert(manager, {
-          entityId,
-          type: fields.type,
-          primary,
-          title: fields.title,
-          path: key,
-          mimeType,
-        });
-      });
+      await this.entities.findOwnedOrFail(user, entityId);
+      const record = await this.storeUpload(entityId, fields, staged.path, key, mimeType);
       if (record.type === 'photo' && this.thumbnails.canMake(mimeType)) photoId = record.id;
     } finally {
       if (file) await rm(file.path, { force: true });
@@ -100,16 +73,14 @@ export class AttachmentsService {
   ): Promise<EntitySummaryDto> {
     const url = new URL(dto.external_id);
     const title = dto.title?.trim() || fitTitle(`${url.origin}${url.pathname}`);
-    await this.dataSource.transaction(async (manager) => {
-      await this.lockEntityAttachments(manager, user, entityId);
-      await this.insert(manager, {
-        entityId,
-        type: dto.attachment_type ?? 'attachment',
-        primary: false,
-        title,
-        path: url.href,
-        mimeType: LINK_MIME_TYPE,
-      });
+    await this.entities.findOwnedOrFail(user, entityId);
+    await this.insertLocked({
+      entityId,
+      type: dto.attachment_type ?? 'attachment',
+      primary: false,
+      title,
+      path: url.href,
+      mimeType: LINK_MIME_TYPE,
     });
     return this.views.summary(user.groupId, entityId);
   }
@@ -124,22 +95,8 @@ export class AttachmentsService {
     id: string,
     dto: UpdateAttachmentDto,
   ): Promise<EntitySummaryDto> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.lockEntityAttachments(manager, user, entityId);
-      const record = await this.findOwnedIn(manager, user, entityId, id, true);
-      if (record.type === 'thumbnail') {
-        throw ValidationFailedException.forField('type', 'a thumbnail cannot be changed');
-      }
-      const primary =
-        dto.type === 'photo' && record.mimeType !== LINK_MIME_TYPE && dto.primary === true;
-      if (primary) await this.clearPrimary(manager, entityId, record.id);
-      // Only these columns: the thumbnail job may have set thumbnailId meanwhile.
-      await manager.update(
-        AttachmentRecord,
-        { id: record.id },
-        { type: dto.type, title: dto.title, primary },
-      );
-    });
+    await this.entities.findOwnedOrFail(user, entityId);
+    await this.updateLocked(user.groupId, entityId, id, dto);
     return this.views.summary(user.groupId, entityId);
   }
 
@@ -148,122 +105,101 @@ export class AttachmentsService {
    * another attachment uses them.
    */
   async remove(user: AuthUser, entityId: string, id: string): Promise<void> {
-    const keys = await this.dataSource.transaction(async (manager) => {
-      await this.lockEntityAttachments(manager, user, entityId);
-      // Locked, so a thumbnail being made is either seen here or finds the photo gone.
-      const record = await this.findOwnedIn(manager, user, entityId, id, true);
-      const paths = [record.path];
-      if (record.thumbnailId) {
-        const thumbnail = await manager.findOneBy(AttachmentRecord, {
-          id: record.thumbnailId,
-          entityId,
-        });
-        if (thumbnail) {
-          paths.push(thumbnail.path);
-          await manager.delete(AttachmentRecord, { id: thumbnail.id });
-        }
-      }
-      await manager.delete(AttachmentRecord, { id: record.id });
-      return paths;
-    });
+    await this.entities.findOwnedOrFail(user, entityId);
+    const keys = await this.removeLocked(user.groupId, entityId, id);
     await this.storedFiles.releaseUnused(keys);
   }
 
   /** Marks one photo primary (the oldest) on each entity of the group with photos but none. */
   async setPrimaryPhotos(user: AuthUser): Promise<AttachmentActionResultDto> {
-    const [rows] = await this.dataSource.query<[{ id: string }[], number]>(
-      `UPDATE attachments SET "primary" = true, updated_at = now()
-       WHERE id IN (
-         SELECT DISTINCT ON (a.entity_id) a.id FROM attachments a
-         JOIN entities e ON e.id = a.entity_id
-         WHERE e.group_id = $1 AND a.type = 'photo' AND a.mime_type <> $2
-           AND NOT EXISTS (
-             SELECT 1 FROM attachments p
-             WHERE p.entity_id = a.entity_id AND p.type = 'photo' AND p."primary"
-           )
-         ORDER BY a.entity_id, a.created_at, a.id
-       )
-       RETURNING id`,
-      [user.groupId, LINK_MIME_TYPE],
-    );
-    return { completed: rows.length };
+    return { completed: await this.attachments.setPrimaryPhotos(user.groupId, LINK_MIME_TYPE) };
   }
 
   /** An attachment of that entity of the caller's group, or 404 (for any other combination). */
   async findOwnedOrFail(user: AuthUser, entityId: string, id: string): Promise<AttachmentRecord> {
     await this.entities.findOwnedOrFail(user, entityId);
-    return this.findOwnedIn(this.dataSource.manager, user, entityId, id);
-  }
-
-  private async findOwnedIn(
-    manager: EntityManager,
-    user: AuthUser,
-    entityId: string,
-    id: string,
-    lock = false,
-  ): Promise<AttachmentRecord> {
-    const query = manager
-      .getRepository(AttachmentRecord)
-      .createQueryBuilder('a')
-      .innerJoin('a.entity', 'e')
-      .where('a.id = :id AND a.entity_id = :entityId AND e.group_id = :groupId', {
-        id,
-        entityId,
-        groupId: user.groupId,
-      });
-    if (lock) query.setLock('pessimistic_write', undefined, ['a']);
-    const record = await query.getOne();
-    if (!record) throw new NotFoundException(`attachment ${id} not found`);
-    return record;
+    return this.attachments.findOwned(user.groupId, entityId, id);
   }
 
   /**
-   * Checks that the entity is the caller's group's (404 otherwise) and serialises writes to its
-   * attachments until the transaction ends.
+   * Gives entity `toEntityId` the attachments of entity `fromEntityId` (their files are shared,
+   * thumbnails are not copied); in the caller's unit of work when one is open.
    */
-  private async lockEntityAttachments(
-    manager: EntityManager,
-    user: AuthUser,
+  async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
+    await this.attachments.copyAll(fromEntityId, toEntityId);
+  }
+
+  /*
+   * The writes below each run in one unit of work that first serialises writes to the entity's
+   * attachments. The caller has checked that the entity is the caller's group's (404 otherwise).
+   */
+
+  @Transactional()
+  private async storeUpload(
     entityId: string,
-  ): Promise<void> {
-    await this.entities.findOwnedOrFail(user, entityId);
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `attachments:${entityId}`,
-    ]);
-  }
-
-  private async hasPhotos(manager: EntityManager, entityId: string): Promise<boolean> {
-    return manager.exists(AttachmentRecord, { where: { entityId, type: 'photo' } });
-  }
-
-  /** Clears the primary flag of the entity's photos (but `exceptId`). */
-  private async clearPrimary(
-    manager: EntityManager,
-    entityId: string,
-    exceptId?: string,
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE attachments SET "primary" = false, updated_at = now()
-       WHERE entity_id = $1 AND "primary" AND ($2::uuid IS NULL OR id <> $2::uuid)`,
-      [entityId, exceptId ?? null],
-    );
-  }
-
-  private async insert(
-    manager: EntityManager,
-    values: {
-      entityId: string;
-      type: AttachmentType;
-      primary: boolean;
-      title: string;
-      path: string;
-      mimeType: string;
-    },
+    fields: UploadFields,
+    filePath: string,
+    key: string,
+    mimeType: string,
   ): Promise<AttachmentRecord> {
-    if (values.primary) await this.clearPrimary(manager, values.entityId);
-    return manager.save(
-      AttachmentRecord,
-      manager.create(AttachmentRecord, { ...values, thumbnailId: null }),
-    );
+    await this.attachments.lockEntity(entityId);
+    await this.storedFiles.storeOnce(key, () => createReadStream(filePath), mimeType);
+    const primary =
+      fields.type === 'photo' && (fields.primary || !(await this.attachments.hasPhotos(entityId)));
+    return this.insert({
+      entityId,
+      type: fields.type,
+      primary,
+      title: fields.title,
+      path: key,
+      mimeType,
+    });
+  }
+
+  @Transactional()
+  private async insertLocked(values: AttachmentValues): Promise<void> {
+    await this.attachments.lockEntity(values.entityId);
+    await this.insert(values);
+  }
+
+  @Transactional()
+  private async updateLocked(
+    groupId: string,
+    entityId: string,
+    id: string,
+    dto: UpdateAttachmentDto,
+  ): Promise<void> {
+    await this.attachments.lockEntity(entityId);
+    const record = await this.attachments.findOwned(groupId, entityId, id, { lock: true });
+    if (record.type === 'thumbnail') {
+      throw ValidationFailedException.forField('type', 'a thumbnail cannot be changed');
+    }
+    const primary =
+      dto.type === 'photo' && record.mimeType !== LINK_MIME_TYPE && dto.primary === true;
+    if (primary) await this.attachments.clearPrimary(entityId, record.id);
+    await this.attachments.update(record.id, { type: dto.type, title: dto.title, primary });
+  }
+
+  /** Deletes the rows and returns the keys of their files. */
+  @Transactional()
+  private async removeLocked(groupId: string, entityId: string, id: string): Promise<string[]> {
+    await this.attachments.lockEntity(entityId);
+    // Locked, so a thumbnail being made is either seen here or finds the photo gone.
+    const record = await this.attachments.findOwned(groupId, entityId, id, { lock: true });
+    const paths = [record.path];
+    if (record.thumbnailId) {
+      const thumbnail = await this.attachments.findOfEntity(entityId, record.thumbnailId);
+      if (thumbnail) {
+        paths.push(thumbnail.path);
+        await this.attachments.delete(thumbnail.id);
+      }
+    }
+    await this.attachments.delete(record.id);
+    return paths;
+  }
+
+  private async insert(values: AttachmentValues): Promise<AttachmentRecord> {
+    if (values.primary) await this.attachments.clearPrimary(values.entityId);
+    return this.attachments.insert(values);
   }
 }

@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Transactional } from '@nestjs-cls/transactional';
 import sharp from 'sharp';
-import type { DataSource } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { Storage } from '../storage/storage.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
-import { AttachmentRecord } from './attachment.record.js';
+import { AttachmentRepository } from './attachment.repository.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
 import { TITLE_MAX_LENGTH } from './file-name.js';
 
@@ -50,7 +49,7 @@ export class ThumbnailsService implements OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly attachments: AttachmentRepository,
     private readonly storage: Storage,
     private readonly storedFiles: StoredFilesService,
     private readonly config: ConfigService<TroveConfig, true>,
@@ -80,16 +79,12 @@ export class ThumbnailsService implements OnModuleDestroy {
   /** Makes the thumbnails the group's photos lack, now; `completed` is the number made. */
   async createMissing(user: AuthUser): Promise<AttachmentActionResultDto> {
     if (!this.config.get('thumbnails', { infer: true }).enabled) return { completed: 0 };
-    const photos = await this.dataSource.query<{ id: string }[]>(
-      `SELECT a.id FROM attachments a JOIN entities e ON e.id = a.entity_id
-       WHERE e.group_id = $1 AND a.type = 'photo' AND a.thumbnail_id IS NULL
-         AND a.mime_type = ANY($2::text[])
-       ORDER BY a.created_at, a.id`,
-      [user.groupId, [...THUMBNAIL_SOURCE_TYPES]],
-    );
+    const photoIds = await this.attachments.photosWithoutThumbnail(user.groupId, [
+      ...THUMBNAIL_SOURCE_TYPES,
+    ]);
     let made = 0;
-    for (const photo of photos) {
-      if (await this.makeSafely(photo.id)) made += 1;
+    for (const photoId of photoIds) {
+      if (await this.makeSafely(photoId)) made += 1;
     }
     return { completed: made };
   }
@@ -99,45 +94,37 @@ export class ThumbnailsService implements OnModuleDestroy {
    * is gone, has one, or is not an image sharp reads). Throws when the image cannot be read.
    */
   async makeFor(photoId: string): Promise<boolean> {
-    const photo = await this.dataSource
-      .getRepository(AttachmentRecord)
-      .createQueryBuilder('a')
-      .innerJoin('a.entity', 'e')
-      .addSelect(['e.id', 'e.groupId'])
-      .where('a.id = :photoId', { photoId })
-      .getOne();
+    const photo = await this.attachments.findWithGroup(photoId);
     if (!photo?.entity || photo.type !== 'photo' || photo.thumbnailId) return false;
     if (!this.canMake(photo.mimeType)) return false;
     const webp = await this.render(photo.path);
     const groupId = photo.entity.groupId;
     const digest = createHash('sha256').update(webp).update(groupId).digest('hex');
     const key = `${groupId}/documents/${digest}`;
-    const made = await this.dataSource.transaction(async (manager) => {
-      await this.storedFiles.storeOnce(manager, key, () => webp, THUMBNAIL_MIME_TYPE);
-      const current = await manager
-        .getRepository(AttachmentRecord)
-        .createQueryBuilder('a')
-        .setLock('pessimistic_write')
-        .where('a.id = :photoId AND a.thumbnail_id IS NULL', { photoId })
-        .getOne();
-      if (!current) return false;
-      const thumbnail = await manager.save(
-        AttachmentRecord,
-        manager.create(AttachmentRecord, {
-          entityId: current.entityId,
-          type: 'thumbnail',
-          primary: false,
-          title: thumbnailTitle(current.title),
-          path: key,
-          mimeType: THUMBNAIL_MIME_TYPE,
-          thumbnailId: null,
-        }),
-      );
-      await manager.update(AttachmentRecord, { id: current.id }, { thumbnailId: thumbnail.id });
-      return true;
-    });
+    const made = await this.attach(photoId, key, webp);
     if (!made) await this.storedFiles.releaseUnused([key]);
     return made;
+  }
+
+  /**
+   * Stores the thumbnail under `key` and links it to the photo, unless the photo is gone or got
+   * a thumbnail meanwhile (then false).
+   */
+  @Transactional()
+  private async attach(photoId: string, key: string, webp: Buffer): Promise<boolean> {
+    await this.storedFiles.storeOnce(key, () => webp, THUMBNAIL_MIME_TYPE);
+    const current = await this.attachments.findLockedWithoutThumbnail(photoId);
+    if (!current) return false;
+    const thumbnail = await this.attachments.insert({
+      entityId: current.entityId,
+      type: 'thumbnail',
+      primary: false,
+      title: thumbnailTitle(current.title),
+      path: key,
+      mimeType: THUMBNAIL_MIME_TYPE,
+    });
+    await this.attachments.setThumbnail(current.id, thumbnail.id);
+    return true;
   }
 
   private kick(): void {

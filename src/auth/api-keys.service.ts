@@ -1,10 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import type { TroveConfig } from '../config/configuration.js';
-import { ApiKeyRecord } from './api-key.record.js';
+import type { ApiKeyRecord } from './api-key.record.js';
+import { ApiKeyRepository } from './api-key.repository.js';
 import type { AuthIdentity } from './auth-user.js';
 import type { ApiKeyCreatedDto, ApiKeyDto, CreateApiKeyDto } from './dto/api-key.dto.js';
 import { IdentityRepository } from './identity.repository.js';
@@ -31,7 +30,7 @@ const toApiKeyDto = (record: ApiKeyRecord): ApiKeyDto => ({
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectRepository(ApiKeyRecord) private readonly keys: Repository<ApiKeyRecord>,
+    private readonly keys: ApiKeyRepository,
     private readonly secrets: ServerSecretsService,
     private readonly identities: IdentityRepository,
     private readonly config: ConfigService<TroveConfig, true>,
@@ -46,11 +45,7 @@ export class ApiKeysService {
   }
 
   async list(caller: AuthIdentity): Promise<ApiKeyDto[]> {
-    const records = await this.keys.find({
-      where: { userId: caller.id },
-      order: { createdAt: 'DESC', id: 'ASC' },
-    });
-    return records.map(toApiKeyDto);
+    return (await this.keys.findByUser(caller.id)).map(toApiKeyDto);
   }
 
   async create(caller: AuthIdentity, dto: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
@@ -61,36 +56,25 @@ export class ApiKeysService {
         : dto.expiresAt === null
           ? null
           : new Date(dto.expiresAt);
-    const record = await this.keys.save(
-      this.keys.create({
-        userId: caller.id,
-        name: dto.name,
-        keyHash: await this.hash(token),
-        expiresAt,
-        lastUsedAt: null,
-      }),
-    );
+    const record = await this.keys.insert({
+      userId: caller.id,
+      name: dto.name,
+      keyHash: await this.hash(token),
+      expiresAt,
+    });
     return { ...toApiKeyDto(record), token };
   }
 
   async remove(caller: AuthIdentity, id: string): Promise<void> {
-    const result = await this.keys.delete({ id, userId: caller.id });
-    if (!result.affected) throw new NotFoundException(`API key ${id} not found`);
+    if (!(await this.keys.deleteOwn(caller.id, id)))
+      throw new NotFoundException(`API key ${id} not found`);
   }
 
   /** The identity an API key stands for, or undefined for an unknown or expired key. */
   async identify(key: string, tenant: string | undefined): Promise<AuthIdentity | undefined> {
     const stored = await this.identities.findByApiKeyHash(await this.hash(key), tenant);
     if (!stored) return undefined;
-    await this.keys
-      .createQueryBuilder()
-      .update()
-      .set({ lastUsedAt: () => 'now()' })
-      .where('id = :id', { id: stored.keyId })
-      .andWhere('(last_used_at IS NULL OR last_used_at < :stale)', {
-        stale: new Date(Date.now() - LAST_USED_PRECISION_MS),
-      })
-      .execute();
+    await this.keys.touch(stored.keyId, new Date(Date.now() - LAST_USED_PRECISION_MS));
     return {
       id: stored.userId,
       credential: { kind: 'apiKey', keyId: stored.keyId },

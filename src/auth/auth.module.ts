@@ -1,19 +1,21 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiKeyRecord } from './api-key.record.js';
+import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ExpiredCredentialsPurgeService } from './expired-credentials-purge.service.js';
+import { ExpiredCredentialsRepository } from './expired-credentials.repository.js';
 import { AuthenticationGuard } from './guards/authentication.guard.js';
 import { GroupAccessGuard } from './guards/group-access.guard.js';
 import { IdentityRepository } from './identity.repository.js';
 import { JwtStrategy } from './jwt.strategy.js';
+import { LoginAttemptRepository } from './login-attempt.repository.js';
 import { LoginThrottleService } from './login-throttle.service.js';
 import { PasswordsService } from './passwords.service.js';
-import { ServerSecretRecord } from './server-secret.record.js';
+import { ServerSecretRepository } from './server-secret.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
+import { SessionRepository } from './session.repository.js';
 import { SessionsService } from './sessions.service.js';
 
 /**
@@ -21,12 +23,17 @@ import { SessionsService } from './sessions.service.js';
  * authenticated unless @Public(), and group routes admit only the roles they allow.
  */
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([ApiKeyRecord, ServerSecretRecord])],
+  imports: [PassportModule],
   controllers: [ApiKeysController],
   providers: [
     ServerSecretsService,
     PasswordsService,
     IdentityRepository,
+    ApiKeyRepository,
+    SessionRepository,
+    LoginAttemptRepository,
+    ServerSecretRepository,
+    ExpiredCredentialsRepository,
     SessionsService,
     ApiKeysService,
     LoginThrottleService,

@@ -4,8 +4,9 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { ExpiredCredentialsRepository } from './expired-credentials.repository.js';
+import { LoginAttemptRepository } from './login-attempt.repository.js';
+import { SessionRepository } from './session.repository.js';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -19,7 +20,11 @@ export class ExpiredCredentialsPurgeService implements OnApplicationBootstrap, O
   private readonly logger = new Logger('ExpiredCredentialsPurge');
   private timer?: NodeJS.Timeout;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly attempts: LoginAttemptRepository,
+    private readonly expired: ExpiredCredentialsRepository,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS);
@@ -34,11 +39,9 @@ export class ExpiredCredentialsPurgeService implements OnApplicationBootstrap, O
   async purge(): Promise<{ tokens: number; attempts: number; invitations: number }> {
     try {
       const [tokens, attempts, invitations] = await Promise.all([
-        this.deleteRows(`DELETE FROM auth_tokens WHERE expires_at <= now()`),
-        this.deleteRows(`DELETE FROM login_attempts WHERE updated_at < now() - interval '1 day'`),
-        this.deleteRows(
-          `DELETE FROM group_invitation_tokens WHERE expires_at <= now() OR uses <= 0`,
-        ),
+        this.sessions.deleteExpired(),
+        this.attempts.deleteStale(),
+        this.expired.deleteDeadInvitations(),
       ]);
       const counts = { tokens, attempts, invitations };
       this.logger.debug(`purged ${JSON.stringify(counts)}`);
@@ -47,11 +50,5 @@ export class ExpiredCredentialsPurgeService implements OnApplicationBootstrap, O
       this.logger.warn(`purge failed: ${(error as Error).message}`);
       return { tokens: 0, attempts: 0, invitations: 0 };
     }
-  }
-
-  /** Runs a DELETE and returns how many rows it removed. */
-  private async deleteRows(sql: string): Promise<number> {
-    const [, count] = await this.dataSource.query<[unknown, number]>(sql);
-    return count;
   }
 }

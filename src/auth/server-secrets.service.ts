@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { ServerSecretRecord } from './server-secret.record.js';
+import { ServerSecretRepository } from './server-secret.repository.js';
 
 /**
  * Secrets shared by every instance on the database: taken from configuration when set, else
@@ -12,9 +10,7 @@ import { ServerSecretRecord } from './server-secret.record.js';
 export class ServerSecretsService {
   private readonly cache = new Map<string, Promise<Buffer>>();
 
-  constructor(
-    @InjectRepository(ServerSecretRecord) private readonly secrets: Repository<ServerSecretRecord>,
-  ) {}
+  constructor(private readonly secrets: ServerSecretRepository) {}
 
   get(name: string, configured: string): Promise<Buffer> {
     if (configured !== '') return Promise.resolve(Buffer.from(configured, 'utf8'));
@@ -27,14 +23,7 @@ export class ServerSecretsService {
     return secret;
   }
 
-  private async loadOrCreate(name: string): Promise<Buffer> {
-    await this.secrets
-      .createQueryBuilder()
-      .insert()
-      .values({ name, value: randomBytes(32) })
-      .orIgnore()
-      .execute();
-    const { value } = await this.secrets.findOneByOrFail({ name });
-    return value;
+  private loadOrCreate(name: string): Promise<Buffer> {
+    return this.secrets.findOrInsert(name, randomBytes(32));
   }
 }

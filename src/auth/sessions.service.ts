@@ -1,16 +1,13 @@
 import { createSecretKey, type KeyObject, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import jwt from 'jsonwebtoken';
-import { DataSource, In, Not } from 'typeorm';
 import { sha256 } from '../common/security/sha256.js';
 import type { TroveConfig } from '../config/configuration.js';
-import { AuthRoleRecord } from './auth-role.record.js';
-import { AuthTokenRecord } from './auth-token.record.js';
 import type { AuthIdentity } from './auth-user.js';
 import { IdentityRepository } from './identity.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
+import { SessionRepository } from './session.repository.js';
 
 export const TOKEN_ISSUER = 'trove';
 export const TOKEN_SIGNING_KEY = 'token-signing-key';
@@ -42,7 +39,7 @@ export class SessionsService {
   private key: Promise<KeyObject> | undefined;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionRepository,
     private readonly secrets: ServerSecretsService,
     private readonly identities: IdentityRepository,
     private readonly config: ConfigService<TroveConfig, true>,
@@ -77,16 +74,16 @@ export class SessionsService {
       });
     const token = sign(sessionId, 'session');
     const attachmentToken = sign(attachmentId, 'attachment');
-    await this.dataSource.transaction(async (manager) => {
-      await manager.insert(AuthTokenRecord, [
-        { id: sessionId, userId, tokenHash: sha256(token), expiresAt },
-        { id: attachmentId, userId, tokenHash: sha256(attachmentToken), expiresAt },
-      ]);
-      await manager.insert(AuthRoleRecord, [
-        { tokenId: sessionId, role: 'user' },
-        { tokenId: attachmentId, role: 'attachments' },
-      ]);
-    });
+    await this.sessions.insert([
+      { id: sessionId, userId, tokenHash: sha256(token), expiresAt, role: 'user' },
+      {
+        id: attachmentId,
+        userId,
+        tokenHash: sha256(attachmentToken),
+        expiresAt,
+        role: 'attachments',
+      },
+    ]);
     return { sessionId, token, attachmentToken, expiresAt };
   }
 
@@ -117,13 +114,11 @@ export class SessionsService {
   }
 
   async revoke(tokenId: string): Promise<void> {
-    await this.dataSource.getRepository(AuthTokenRecord).delete({ id: tokenId });
+    await this.sessions.delete(tokenId);
   }
 
   /** Revokes every session and attachment token of the user, except those listed. */
   async revokeAllForUser(userId: string, except: string[] = []): Promise<void> {
-    await this.dataSource
-      .getRepository(AuthTokenRecord)
-      .delete(except.length > 0 ? { userId, id: Not(In(except)) } : { userId });
+    await this.sessions.deleteAllForUser(userId, except);
   }
 }

@@ -10,7 +10,6 @@ import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
-import { Database } from '../database/database.js';
 import { StoredFilesService } from '../storage/stored-files.service.js';
 import { UsersService } from '../users/users.service.js';
 import type { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
@@ -38,7 +37,6 @@ export class GroupsService {
     @Inject(forwardRef(() => UsersService)) private readonly users: Readonly<UsersService>,
     private readonly currencies: CurrenciesService,
     private readonly storedFiles: StoredFilesService,
-    private readonly db: Database,
   ) {}
 
   /** The row of a group, for another module's stored views (read in the unit of work). */
@@ -203,8 +201,7 @@ export class GroupsService {
       throw new BadRequestException('cannot delete your only group; create or join another first');
     }
     const members = await this.groups.findMemberships(user.groupId);
-    // StoredFilesService still takes the manager of the unit of work it should read in.
-    const stored = await this.storedFiles.keysOfGroup(this.db.manager, user.groupId);
+    const stored = await this.storedFiles.keysOfGroup(user.groupId);
     await this.groups.delete(user.groupId);
     for (const member of members) await this.repairDefaultGroup(member.userId);
     return stored;

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { TroveConfig } from '../config/configuration.js';
 import { LocalDiskStorage } from './local-disk.storage.js';
 import { S3Storage } from './s3.storage.js';
+import { StoredFileRepository } from './stored-file.repository.js';
 import { Storage } from './storage.js';
 import { StoredFilesService } from './stored-files.service.js';
 
@@ -34,6 +35,7 @@ export async function createStorage(
           config.get('dataDir', { infer: true }),
         ),
     },
+    StoredFileRepository,
     StoredFilesService,
   ],
   exports: [Storage, StoredFilesService],

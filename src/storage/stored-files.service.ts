@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { Database } from '../database/database.js';
+import { StoredFileRepository } from './stored-file.repository.js';
 import { assertStorageKey, Storage, type StorageBody } from './storage.js';
 
 /** Files deleted at once when many are released (a group's, say). */
@@ -28,42 +26,27 @@ export class StoredFilesService {
   private readonly logger = new Logger('StoredFiles');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly files: StoredFileRepository,
     private readonly storage: Storage,
-    private readonly db: Database,
   ) {}
 
   /**
-   * Inside the caller's transaction, before it inserts the row that uses the key: locks the key
+   * Inside the caller's unit of work, before it inserts the row that uses the key: locks the key
    * until commit and stores the file unless it is there already.
    */
-  async storeOnce(
-    manager: EntityManager,
-    key: string,
-    open: () => StorageBody,
-    contentType: string,
-  ): Promise<void> {
-    await this.lock(manager, key);
+  async storeOnce(key: string, open: () => StorageBody, contentType: string): Promise<void> {
+    await this.files.lock(key);
     if (!(await this.storage.exists(key))) await this.storage.put(key, open(), contentType);
   }
 
-  /** Keys of the files of one entity's attachments (links have none), in the unit of work. */
+  /** Keys of the files of one entity's attachments (links have none). */
   async keysOfEntity(entityId: string): Promise<string[]> {
-    const rows = await this.db.query<{ path: string }>(
-      'SELECT DISTINCT path FROM attachments WHERE entity_id = $1',
-      [entityId],
-    );
-    return rows.map((row) => row.path).filter(isStorageKey);
+    return (await this.files.pathsOfEntity(entityId)).filter(isStorageKey);
   }
 
   /** Keys of the files of every attachment of a group's entities. */
-  async keysOfGroup(manager: EntityManager, groupId: string): Promise<string[]> {
-    const rows = await manager.query<{ path: string }[]>(
-      `SELECT DISTINCT a.path FROM attachments a JOIN entities e ON e.id = a.entity_id
-       WHERE e.group_id = $1`,
-      [groupId],
-    );
-    return rows.map((row) => row.path).filter(isStorageKey);
+  async keysOfGroup(groupId: string): Promise<string[]> {
+    return (await this.files.pathsOfGroup(groupId)).filter(isStorageKey);
   }
 
   /**
@@ -90,19 +73,11 @@ export class StoredFilesService {
   }
 
   private async releaseOne(key: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.lock(manager, key);
-      const [used] = await manager.query<unknown[]>(
-        'SELECT 1 FROM attachments WHERE path = $1 LIMIT 1',
-        [key],
-      );
-      if (used) return false;
+    return this.files.transaction(async () => {
+      await this.files.lock(key);
+      if (await this.files.isUsed(key)) return false;
       await this.storage.delete(key);
       return true;
     });
-  }
-
-  private async lock(manager: EntityManager, key: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
   }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
+import { createEntity, type EntityBody } from '../support/api.js';
 export { createEntity, type EntityBody } from '../support/api.js';
 
 /** The id of a seeded location of the session's group (Garage, Kitchen, ...). */
@@ -149,4 +150,51 @@ export function expectSummaryShape(body: Record<string, unknown>, keys = SUMMARY
     expect(Object.keys(tag).sort()).toEqual(TAG_KEYS);
   if (body.parent !== null)
     expectSummaryShape(body.parent as Record<string, unknown>, CHILD_SUMMARY_KEYS);
+}
+
+/**
+ * Garage > shelf (a location) > Box (with fields Colour=red, Size=L) > Cable (Colour=blue), a
+ * loose item at the top level, and a box in the stranger's group.
+ */
+export async function seedNestedEntities(
+  trove: TestApp,
+  owner: Session,
+  stranger: Session,
+): Promise<{ shelf: EntityBody; box: EntityBody; cable: EntityBody }> {
+  const garage = await locationId(trove, owner, 'Garage');
+  const shelf = await createEntity(trove, owner, {
+    name: 'shelf',
+    parentId: garage,
+    entityTypeId: await typeId(trove, owner, 'Location'),
+  });
+  const box = await createEntity(trove, owner, { name: 'Box', parentId: shelf.id });
+  const cable = await createEntity(trove, owner, { name: 'Cable', parentId: box.id });
+  await createEntity(trove, owner, { name: 'Loose item' });
+  await trove.http
+    .put(`/api/v1/entities/${box.id}`)
+    .set('Authorization', owner.authorization)
+    .send({
+      name: 'Box',
+      parentId: shelf.id,
+      assetId: box.assetId,
+      quantity: 1,
+      fields: [
+        { type: 'text', name: 'Colour', textValue: 'red' },
+        { type: 'text', name: 'Size', textValue: 'L' },
+      ],
+    })
+    .expect(200);
+  await trove.http
+    .put(`/api/v1/entities/${cable.id}`)
+    .set('Authorization', owner.authorization)
+    .send({
+      name: 'Cable',
+      parentId: box.id,
+      assetId: cable.assetId,
+      quantity: 1,
+      fields: [{ type: 'text', name: 'Colour', textValue: 'blue' }],
+    })
+    .expect(200);
+  await createEntity(trove, stranger, { name: 'Their box' });
+  return { shelf, box, cable };
 }

@@ -1,0 +1,36 @@
+/**
+ * Counts a failed sign-in for key `$1` with allowance `$2`, window `$3` ms, base back-off `$4`
+ * ms and longest back-off `$5` ms. A gap longer than the window starts the count again; SET
+ * expressions see the old row.
+ */
+const STALE = `login_attempts.updated_at < now() - make_interval(secs => $3 / 1000.0)`;
+const FAILURES = `CASE WHEN ${STALE} THEN 1 ELSE login_attempts.failures + 1 END`;
+export const RECORD_FAILURE = `INSERT INTO login_attempts
+    (key, failures, window_started_at, locked_until, updated_at)
+  VALUES ($1, 1, now(),
+          CASE WHEN $2 <= 1 THEN now() + make_interval(secs => $4 / 1000.0) END, now())
+  ON CONFLICT (key) DO UPDATE SET
+    failures = ${FAILURES},
+    window_started_at = CASE WHEN ${STALE} THEN now() ELSE login_attempts.window_started_at END,
+    locked_until = CASE WHEN ${FAILURES} >= $2
+      THEN now() + make_interval(secs => least($4 * power(2, ${FAILURES} - $2), $5) / 1000.0)
+      ELSE login_attempts.locked_until END,
+    updated_at = now()`;
+
+/** The longest wait, in milliseconds, of the keys `$1` that are locked now. */
+export const LONGEST_WAIT = `SELECT max(EXTRACT(EPOCH FROM (locked_until - now())) * 1000)::bigint
+    AS wait_ms
+  FROM login_attempts WHERE key = ANY($1) AND locked_until > now()`;
+
+/** Clears the keys `$1`, and any count idle for a day. */
+export const CLEAR_ATTEMPTS = `DELETE FROM login_attempts
+  WHERE key = ANY($1) OR updated_at < now() - interval '1 day'`;
+
+export const DELETE_STALE_ATTEMPTS = `DELETE FROM login_attempts
+  WHERE updated_at < now() - interval '1 day'`;
+
+export const DELETE_EXPIRED_TOKENS = `DELETE FROM auth_tokens WHERE expires_at <= now()`;
+
+/** Invitations that expired or were used up. */
+export const DELETE_DEAD_INVITATIONS = `DELETE FROM group_invitation_tokens
+  WHERE expires_at <= now() OR uses <= 0`;
