@@ -5,6 +5,9 @@ import { ConfigurationError } from './config/env.js';
 import { loadConfig, type TroveConfig } from './config/configuration.js';
 import { startDatabaseServer, type DatabaseServer } from './database/database-server.js';
 
+/** Exit status when the embedded database died and could not be restarted (EX_UNAVAILABLE). */
+const EXIT_DATABASE_LOST = 69;
+
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
   let config: TroveConfig;
@@ -22,12 +25,20 @@ async function bootstrap(): Promise<void> {
 
   let database: DatabaseServer | undefined;
   try {
-    database = await startDatabaseServer(config, (line) => databaseLog.debug(line));
+    database = await startDatabaseServer(config, (line) => databaseLog.debug(line), {
+      report: (level, message) => databaseLog[level](message),
+    });
+    // The embedded server is restarted when it dies; when even that fails, Trove cannot serve.
+    database.onFailure((error) => {
+      logger.fatal({ err: error }, 'the embedded PostgreSQL is down for good; Trove exits');
+      logger.flush();
+      process.exit(EXIT_DATABASE_LOST);
+    });
     logger.info(
       { embedded: database.embedded, dataDir: config.dataDir },
       database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',
     );
-    const app = await createApp(config, database.url, logger);
+    const app = await createApp(config, database.url, logger, database);
     if (config.web.host) await app.listen(config.web.port, config.web.host);
     else await app.listen(config.web.port);
     logger.info(
