@@ -3,10 +3,11 @@ import { createApp } from './app.factory.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
 import { loadConfig, type TroveConfig } from './config/configuration.js';
-import { startDatabaseServer, type DatabaseServer } from './database/database-server.js';
-
-/** Exit status when the embedded database died and could not be restarted (EX_UNAVAILABLE). */
-const EXIT_DATABASE_LOST = 69;
+import {
+  exitWhenDatabaseLost,
+  startDatabaseServer,
+  type DatabaseServer,
+} from './database/database-server.js';
 
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
@@ -28,12 +29,7 @@ async function bootstrap(): Promise<void> {
     database = await startDatabaseServer(config, (line) => databaseLog.debug(line), {
       report: (level, message) => databaseLog[level](message),
     });
-    // The embedded server is restarted when it dies; when even that fails, Trove cannot serve.
-    database.onFailure((error) => {
-      logger.fatal({ err: error }, 'the embedded PostgreSQL is down for good; Trove exits');
-      logger.flush();
-      process.exit(EXIT_DATABASE_LOST);
-    });
+    exitWhenDatabaseLost(database, logger);
     logger.info(
       { embedded: database.embedded, dataDir: config.dataDir },
       database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { TroveConfig } from '../config/configuration.js';
 import { EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres.js';
 
@@ -66,6 +67,25 @@ export async function startDatabaseServer(
     },
     onFailure: (listener) => server.onFailure(listener),
   };
+}
+
+/** Exit status when the embedded server died and could not be restarted (EX_UNAVAILABLE). */
+export const EXIT_DATABASE_LOST = 69;
+
+/**
+ * The embedded server is restarted when it dies; when even that fails, Trove cannot serve:
+ * this ends the process with EXIT_DATABASE_LOST and a fatal log line that says why.
+ */
+export function exitWhenDatabaseLost(
+  database: DatabaseServer,
+  logger: Logger,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  database.onFailure((error) => {
+    logger.fatal({ err: error }, 'the embedded PostgreSQL is down for good; Trove exits');
+    logger.flush();
+    exit(EXIT_DATABASE_LOST);
+  });
 }
 
 /** Creates a database on the server of `adminUrl` unless it exists. */

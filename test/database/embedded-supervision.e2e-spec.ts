@@ -1,6 +1,7 @@
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_DATABASE_LOST, exitWhenDatabaseLost } from '../../src/database/database-server.js';
 import { signUp, type Session } from '../support/factories.js';
 import {
   createAppOnEmbeddedServer,
@@ -135,8 +136,11 @@ describe('the embedded PostgreSQL killed when it cannot be restarted', () => {
   });
   afterAll(() => trove.close());
 
-  it('reports the failure, fails liveness and keeps answering 503', async () => {
+  it('reports the failure, fails liveness, keeps answering 503, and has Trove exit', async () => {
     await trove.http.get('/api/v1/health/live').expect(200, { status: 'ok' });
+    // What main.ts does, with the process's exit replaced by a note of the status.
+    const exits: number[] = [];
+    exitWhenDatabaseLost(trove.server, trove.logger, (code) => exits.push(code));
     const failed = new Promise<Error>((resolve) => trove.server.onFailure(resolve));
     // A cluster without PG_VERSION is no data directory PostgreSQL will start on.
     const cluster = path.join(trove.config.dataDir, 'postgres');
@@ -148,6 +152,13 @@ describe('the embedded PostgreSQL killed when it cannot be restarted', () => {
       /^the embedded PostgreSQL exited unexpectedly \(code null, signal SIGKILL\) and 3 restarts failed; last error: embedded PostgreSQL exited during start-up .*PG_VERSION/s,
     );
     expect(trove.server.failure).toBe(failure);
+    expect(exits).toEqual([EXIT_DATABASE_LOST]);
+    expect(EXIT_DATABASE_LOST).toBe(69);
+    expect(
+      trove.logLines
+        .filter((line) => line.level === LOG_LEVEL.fatal)
+        .map((line) => [line.msg, (line.err as { message: string }).message]),
+    ).toEqual([['the embedded PostgreSQL is down for good; Trove exits', failure.message]]);
     expect(trove.server.pid).toBeUndefined();
 
     await trove.http

@@ -30,6 +30,8 @@ export const LOG_LEVEL = { info: 30, warn: 40, error: 50, fatal: 60 } as const;
 
 /** A Trove whose PostgreSQL server belongs to this test alone, so the test may take it away. */
 export interface OwnServerApp extends TestApp {
+  /** The app's logger. */
+  readonly logger: Logger;
   /** Everything the app logged at info or above. */
   readonly logLines: LogLine[];
 }
@@ -113,6 +115,7 @@ export async function createAppOnExternalServer(): Promise<ExternalServerApp> {
     config,
     baseUrl,
     http,
+    logger,
     logLines: lines,
     database: { name: 'trove', url: url.toString(), drop: () => Promise.resolve() },
     query: queryOn(url.toString()),
@@ -149,6 +152,7 @@ export async function createAppOnEmbeddedServer(
     baseUrl,
     http,
     server,
+    logger,
     logLines: lines,
     database: { name: 'trove', url: server.url, drop: () => Promise.resolve() },
     query: queryOn(server.url),
