@@ -33,9 +33,6 @@ describe('isDatabaseUnavailable', () => {
       isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED')], 'connect failed')),
     ).toBe(true);
     expect(isDatabaseUnavailable(queryFailed(new Error('Connection terminated')))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('wrapped', { cause: withCode('ECONNRESET') }))).toBe(
-      true,
-    );
   });
 
   it('recognises SQLSTATEs of a server going away or out of resources', () => {
@@ -69,6 +66,15 @@ describe('isDatabaseUnavailable', () => {
       ),
     ).toBe(false);
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
+    // Other clients' socket errors: fetch wraps them in `cause`, the AWS SDK adds `$metadata`.
+    expect(
+      isDatabaseUnavailable(new TypeError('fetch failed', { cause: withCode('ECONNREFUSED') })),
+    ).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(withCode('ECONNREFUSED'), { $metadata: { attempts: 3 } }),
+      ),
+    ).toBe(false);
     expect(isDatabaseUnavailable('Connection terminated')).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });

@@ -35,13 +35,18 @@ const UNREACHABLE_MESSAGES = [
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
-/** The error and everything it wraps: TypeORM's `driverError`, `cause`, an AggregateError's list. */
+/**
+ * The error and what it carries from the database driver: TypeORM's `driverError` and an
+ * AggregateError's list (a connect to every address of a host). Not `cause`: other clients
+ * (fetch, for one) wrap their own socket errors there, and those are not the database's.
+ */
 function* chain(error: unknown, depth = 0): Generator<object> {
   if (typeof error !== 'object' || error === null || depth > 5) return;
+  // The AWS SDK's socket errors (S3 storage) carry `$metadata`; they are not the database's either.
+  if ('$metadata' in error) return;
   yield error;
-  const wrapper = error as { driverError?: unknown; cause?: unknown; errors?: unknown };
+  const wrapper = error as { driverError?: unknown; errors?: unknown };
   yield* chain(wrapper.driverError, depth + 1);
-  yield* chain(wrapper.cause, depth + 1);
   if (Array.isArray(wrapper.errors))
     for (const inner of wrapper.errors) yield* chain(inner, depth + 1);
 }
