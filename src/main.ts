@@ -3,7 +3,11 @@ import { createApp } from './app.factory.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
 import { loadConfig, type TroveConfig } from './config/configuration.js';
-import { startDatabaseServer, type DatabaseServer } from './database/database-server.js';
+import {
+  exitWhenDatabaseLost,
+  startDatabaseServer,
+  type DatabaseServer,
+} from './database/database-server.js';
 
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
@@ -22,12 +26,15 @@ async function bootstrap(): Promise<void> {
 
   let database: DatabaseServer | undefined;
   try {
-    database = await startDatabaseServer(config, (line) => databaseLog.debug(line));
+    database = await startDatabaseServer(config, (line) => databaseLog.debug(line), {
+      report: (level, message) => databaseLog[level](message),
+    });
+    exitWhenDatabaseLost(database, logger);
     logger.info(
       { embedded: database.embedded, dataDir: config.dataDir },
       database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',
     );
-    const app = await createApp(config, database.url, logger);
+    const app = await createApp(config, database.url, logger, database);
     if (config.web.host) await app.listen(config.web.port, config.web.host);
     else await app.listen(config.web.port);
     logger.info(

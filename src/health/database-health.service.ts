@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { databaseOutage, isDatabaseUnavailable } from '../database/database-availability.js';
 
 const PING_TIMEOUT_MS = 2000;
 
@@ -17,7 +18,10 @@ export class DatabaseHealthService {
     const ping = this.dataSource
       .query('SELECT 1')
       .then(() => true)
-      .catch(() => false);
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) databaseOutage.failed(error);
+        return false;
+      });
     try {
       return await Promise.race([ping, timeout]);
     } finally {
