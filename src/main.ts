@@ -1,9 +1,13 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory.js';
+import { watchForShutdown } from './common/http/graceful-shutdown.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
 import { loadConfig, type TroveConfig } from './config/configuration.js';
 import { startDatabaseServer, type DatabaseServer } from './database/database-server.js';
+
+/** Beyond the HTTP drain: time for the app's hooks and the embedded database to stop. */
+const STOP_AFTER_DRAIN_MS = 10_000;
 
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
@@ -28,6 +32,7 @@ async function bootstrap(): Promise<void> {
       database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',
     );
     const app = await createApp(config, database.url, logger);
+    const http = watchForShutdown(app.getHttpServer());
     if (config.web.host) await app.listen(config.web.port, config.web.host);
     else await app.listen(config.web.port);
     logger.info(
@@ -43,20 +48,26 @@ async function bootstrap(): Promise<void> {
     const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
       if (stopping) return;
       stopping = true;
+      const signalledAt = performance.now();
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
       const deadline = setTimeout(() => {
         logger.error('shutdown took too long; exiting');
+        logger.flush();
         process.exit(1);
-      }, config.web.shutdownTimeoutMs);
+      }, config.web.shutdownTimeoutMs + STOP_AFTER_DRAIN_MS);
       deadline.unref();
       try {
+        const { forced } = await http.drain(config.web.shutdownTimeoutMs);
+        if (forced > 0) logger.warn({ forced }, 'cut off requests still running at the timeout');
         await app.close();
         await database?.stop();
-        logger.info('stopped');
+        logger.info({ shutdownMs: Math.round(performance.now() - signalledAt) }, 'stopped');
         logger.flush();
         process.exit(0);
       } catch (error) {
         logger.error({ err: error }, 'error during shutdown');
+        await database?.stop().catch(() => undefined);
+        logger.flush();
         process.exit(1);
       }
     };
