@@ -6,6 +6,7 @@ import { AddAttachmentPathIndex1795219380000 } from './1795219380000-AddAttachme
 import { AddNextAssetIdFunction1795219440000 } from './1795219440000-AddNextAssetIdFunction.js';
 import { AddGroupOidcSharedKey1795219500000 } from './1795219500000-AddGroupOidcSharedKey.js';
 import { CoverEntityParentIndex1795219560000 } from './1795219560000-CoverEntityParentIndex.js';
+import { CreateIdempotencyKeys1795219620000 } from './1795219620000-CreateIdempotencyKeys.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AddNextAssetIdFunction1795219440000,
   AddGroupOidcSharedKey1795219500000,
   CoverEntityParentIndex1795219560000,
+  CreateIdempotencyKeys1795219620000,
 ];
