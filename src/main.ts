@@ -58,7 +58,9 @@ async function bootstrap(): Promise<void> {
       deadline.unref();
       try {
         const { forced } = await http.drain(config.web.shutdownTimeoutMs);
-        if (forced > 0) logger.warn({ forced }, 'cut off requests still running at the timeout');
+        const drainMs = Math.round(performance.now() - signalledAt);
+        if (forced > 0) logger.warn({ forced, drainMs }, 'cut off requests still running');
+        else logger.info({ drainMs }, 'every request answered; connections closed');
         await app.close();
         await database?.stop();
         logger.info({ shutdownMs: Math.round(performance.now() - signalledAt) }, 'stopped');
