@@ -4,6 +4,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { HttpErrorFilter } from './common/errors/http-error.filter.js';
+import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
 import type { TroveConfig } from './config/configuration.js';
@@ -55,6 +56,7 @@ export class AppModule {
         CurrenciesModule,
         StatusModule,
         HealthModule,
+        IdempotencyModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
