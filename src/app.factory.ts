@@ -9,6 +9,7 @@ import { AppModule } from './app.module.js';
 import { PinoNestLogger } from './common/logging/logger.js';
 import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
+import type { DatabaseServer } from './database/database-server.js';
 
 export const SWAGGER_PATH = 'swagger';
 export const OPENAPI_JSON_PATH = `${SWAGGER_PATH}/openapi.json`;
@@ -18,9 +19,10 @@ export async function createApp(
   config: TroveConfig,
   databaseUrl: string,
   logger: Logger,
+  databaseServer?: DatabaseServer,
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, databaseUrl),
+    AppModule.forRoot(config, databaseUrl, databaseServer),
     { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false },
   );
   configureApp(app, config, logger);

@@ -4,9 +4,11 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { HttpErrorFilter } from './common/errors/http-error.filter.js';
+import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
 import type { TroveConfig } from './config/configuration.js';
+import type { DatabaseServer } from './database/database-server.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EntitiesModule } from './entities/entities.module.js';
 import { EntityTypesModule } from './entity-types/entity-types.module.js';
@@ -24,13 +26,20 @@ import { UsersModule } from './users/users.module.js';
 
 @Module({})
 export class AppModule {
-  /** The whole application for a validated configuration and a database URL. */
-  static forRoot(config: TroveConfig, databaseUrl: string): DynamicModule {
+  /**
+   * The whole application for a validated configuration and a database URL; with the
+   * `DatabaseServer` Trove started, liveness fails once that server is down for good.
+   */
+  static forRoot(
+    config: TroveConfig,
+    databaseUrl: string,
+    databaseServer?: DatabaseServer,
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
-        DatabaseModule.forRoot(databaseUrl, config.database.poolSize),
+        DatabaseModule.forRoot(databaseUrl, config.database.poolSize, databaseServer),
         AuthModule,
         UsersModule,
         OidcModule,
@@ -47,6 +56,7 @@ export class AppModule {
         CurrenciesModule,
         StatusModule,
         HealthModule,
+        IdempotencyModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },

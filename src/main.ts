@@ -1,9 +1,17 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory.js';
+import { watchForShutdown } from './common/http/graceful-shutdown.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
 import { loadConfig, type TroveConfig } from './config/configuration.js';
-import { startDatabaseServer, type DatabaseServer } from './database/database-server.js';
+import {
+  exitWhenDatabaseLost,
+  startDatabaseServer,
+  type DatabaseServer,
+} from './database/database-server.js';
+
+/** Beyond the HTTP drain: time for the app's hooks and the embedded database to stop. */
+const STOP_AFTER_DRAIN_MS = 10_000;
 
 async function bootstrap(): Promise<void> {
   const startedAt = performance.now();
@@ -22,12 +30,16 @@ async function bootstrap(): Promise<void> {
 
   let database: DatabaseServer | undefined;
   try {
-    database = await startDatabaseServer(config, (line) => databaseLog.debug(line));
+    database = await startDatabaseServer(config, (line) => databaseLog.debug(line), {
+      report: (level, message) => databaseLog[level](message),
+    });
+    exitWhenDatabaseLost(database, logger);
     logger.info(
       { embedded: database.embedded, dataDir: config.dataDir },
       database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',
     );
-    const app = await createApp(config, database.url, logger);
+    const app = await createApp(config, database.url, logger, database);
+    const http = watchForShutdown(app.getHttpServer());
     if (config.web.host) await app.listen(config.web.port, config.web.host);
     else await app.listen(config.web.port);
     logger.info(
@@ -43,20 +55,28 @@ async function bootstrap(): Promise<void> {
     const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
       if (stopping) return;
       stopping = true;
+      const signalledAt = performance.now();
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
       const deadline = setTimeout(() => {
         logger.error('shutdown took too long; exiting');
+        logger.flush();
         process.exit(1);
-      }, config.web.shutdownTimeoutMs);
+      }, config.web.shutdownTimeoutMs + STOP_AFTER_DRAIN_MS);
       deadline.unref();
       try {
+        const { forced } = await http.drain(config.web.shutdownTimeoutMs);
+        const drainMs = Math.round(performance.now() - signalledAt);
+        if (forced > 0) logger.warn({ forced, drainMs }, 'cut off requests still running');
+        else logger.info({ drainMs }, 'every request answered; connections closed');
         await app.close();
         await database?.stop();
-        logger.info('stopped');
+        logger.info({ shutdownMs: Math.round(performance.now() - signalledAt) }, 'stopped');
         logger.flush();
         process.exit(0);
       } catch (error) {
         logger.error({ err: error }, 'error during shutdown');
+        await database?.stop().catch(() => undefined);
+        logger.flush();
         process.exit(1);
       }
     };

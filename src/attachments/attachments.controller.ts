@@ -31,6 +31,7 @@ import { AllowAttachmentToken } from '../auth/decorators/allow-attachment-token.
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { AttachmentDownloadsService, type DownloadAnswer } from './attachment-downloads.service.js';
@@ -67,6 +68,7 @@ export class AttachmentsController {
   ) {}
 
   @Post(':id/attachments')
+  @Idempotent()
   @UseInterceptors(UploadErrorsInterceptor, FileInterceptor('file'))
   @ApiOperation({
     summary: 'Upload a file as an attachment of an entity',
@@ -90,6 +92,7 @@ export class AttachmentsController {
   }
 
   @Post(':id/attachments/external')
+  @Idempotent()
   @ApiOperation({
     summary: 'Keep a link (an http or https URL) as an attachment of an entity',
     description: 'Downloading it redirects to the URL.',

@@ -7,6 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import type { AuthIdentity } from './auth-user.js';
@@ -30,6 +31,7 @@ export class ApiKeysController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create an API key; its secret is shown only in this response' })
   @ApiCreatedResponse({ type: ApiKeyCreatedDto })
   @ApiErrors(422)

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
+import { watchPoolClient } from './database-availability.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { RECORDS } from './records.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
@@ -21,6 +22,6 @@ export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOp
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    extra: { max: poolSize, connectionTimeoutMillis: 5000, onConnect: watchPoolClient },
   };
 }

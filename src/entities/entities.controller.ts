@@ -22,6 +22,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateEntityDto } from './dto/create-entity.dto.js';
 import { DuplicateEntityDto } from './dto/duplicate-entity.dto.js';
@@ -64,6 +65,7 @@ export class EntitiesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create an entity; it gets the next asset id of the group' })
   @ApiCreatedResponse({ type: EntitySummaryDto })
   @ApiErrors(422)
@@ -154,6 +156,7 @@ export class EntitiesController {
   }
 
   @Post(':id/duplicate')
+  @Idempotent()
   @ApiOperation({
     summary: 'Copy an entity, optionally with its fields, attachments and maintenance',
   })

@@ -10,6 +10,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateEntityTypeDto } from './dto/create-entity-type.dto.js';
 import { EntityTypeSummaryDto } from './dto/entity-type-summary.dto.js';
@@ -30,6 +31,7 @@ export class EntityTypesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create an entity type' })
   @ApiCreatedResponse({ type: EntityTypeSummaryDto })
   @ApiErrors(400, 422)

@@ -13,6 +13,7 @@ import { CurrentIdentity, CurrentUser } from '../auth/decorators/current-user.de
 import { Roles } from '../auth/decorators/roles.decorator.js';
 import { UserScope } from '../auth/decorators/user-scope.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
 import {
@@ -51,6 +52,7 @@ export class GroupsController {
   }
 
   @Post()
+  @Idempotent()
   @UserScope()
   @ApiOperation({ summary: 'Create a group; the caller becomes its owner' })
   @ApiCreatedResponse({ type: GroupDto })
@@ -123,6 +125,7 @@ export class GroupsController {
   }
 
   @Post('invitations')
+  @Idempotent()
   @Roles('owner')
   @HttpCode(200)
   @ApiOperation({
@@ -149,6 +152,7 @@ export class GroupsController {
   }
 
   @Post('invitations/:token')
+  @Idempotent()
   @UserScope()
   @HttpCode(200)
   @ApiOperation({ summary: 'Join the group of an invitation, by its token' })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
+import { databaseOutage, isDatabaseUnavailable } from '../database/database-availability.js';
 
 const PING_TIMEOUT_MS = 2000;
 
@@ -16,7 +17,10 @@ export class DatabaseHealthService {
     const ping = this.db
       .query('SELECT 1')
       .then(() => true)
-      .catch(() => false);
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) databaseOutage.failed(error);
+        return false;
+      });
     try {
       return await Promise.race([ping, timeout]);
     } finally {

@@ -10,6 +10,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateMaintenanceEntryDto } from './dto/create-maintenance-entry.dto.js';
 import {
@@ -50,6 +51,7 @@ export class EntityMaintenanceController {
   }
 
   @Post(':id/maintenance')
+  @Idempotent()
   @ApiOperation({
     summary: 'Record scheduled or completed maintenance of an entity',
     description: 'At least one of completedDate and scheduledDate must be set.',

@@ -10,6 +10,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateTagDto } from './dto/create-tag.dto.js';
 import { TagOutDto } from './dto/tag-out.dto.js';
@@ -31,6 +32,7 @@ export class TagsController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a tag, optionally nested under another (at most 5 levels)' })
   @ApiCreatedResponse({ type: TagOutDto })
   @ApiErrors(400, 422)

@@ -10,6 +10,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateEntityFromTemplateDto } from './dto/create-entity-from-template.dto.js';
 import { CreateTemplateDto } from './dto/create-template.dto.js';
@@ -32,6 +33,7 @@ export class TemplatesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({
     summary: 'Create a template',
     description:
@@ -90,6 +92,7 @@ export class TemplatesController {
   }
 
   @Post(':id/create-item')
+  @Idempotent()
   @ApiOperation({
     summary: 'Create an entity from a template',
     description:

@@ -44,6 +44,7 @@ describe('migrations', () => {
       'group_invitation_tokens',
       'group_memberships',
       'groups',
+      'idempotency_keys',
       'login_attempts',
       'maintenance_entries',
       'migrations',

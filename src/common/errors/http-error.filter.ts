@@ -8,6 +8,10 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  databaseOutage,
+} from '../../database/database-availability.js';
 import type { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
@@ -44,6 +48,17 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
+    // The database being away is an outage, not a defect: 503, logged once per outage.
+    if (databaseOutage.explains(exception)) {
+      databaseOutage.failed(exception);
+      if (response.headersSent) response.end();
+      else
+        response
+          .status(HttpStatus.SERVICE_UNAVAILABLE)
+          .setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+          .json({ error: 'database unavailable' });
+      return;
+    }
     const { status, body } = this.map(exception, request);
     if (response.headersSent) {
       response.end();

@@ -7,6 +7,7 @@ import { AddNextAssetIdFunction1795219440000 } from './1795219440000-AddNextAsse
 import { AddGroupOidcSharedKey1795219500000 } from './1795219500000-AddGroupOidcSharedKey.js';
 import { CoverEntityParentIndex1795219560000 } from './1795219560000-CoverEntityParentIndex.js';
 import { WidenFieldNumbersAddFieldPositions1795219620000 } from './1795219620000-WidenFieldNumbersAddFieldPositions.js';
+import { CreateIdempotencyKeys1795219680000 } from './1795219680000-CreateIdempotencyKeys.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AddGroupOidcSharedKey1795219500000,
   CoverEntityParentIndex1795219560000,
   WidenFieldNumbersAddFieldPositions1795219620000,
+  CreateIdempotencyKeys1795219680000,
 ];

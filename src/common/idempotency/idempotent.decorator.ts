@@ -1,0 +1,41 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { ErrorResponseDto, ValidationErrorResponseDto } from '../errors/error-response.dto.js';
+
+export const IDEMPOTENT_KEY = 'trove:idempotent';
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/**
+ * Marks a route that creates something: it accepts an `Idempotency-Key` header, and a repeat
+ * with the same key by the same user within 24 hours gets the first response again instead of
+ * creating anything (see IdempotencyInterceptor).
+ */
+export const Idempotent = (): MethodDecorator =>
+  applyDecorators(
+    SetMetadata(IDEMPOTENT_KEY, true),
+    ApiHeader({
+      name: IDEMPOTENCY_HEADER,
+      required: false,
+      description:
+        'Up to 255 printable ASCII characters, unique per intended operation (a UUID, say). A ' +
+        'repeat with the same key by the same user within 24 hours answers the first response ' +
+        'again (with `Idempotent-Replayed: true`) and creates nothing. A failed request does not ' +
+        'use up its key.',
+      schema: { type: 'string', maxLength: 255 },
+    }),
+    ApiResponse({
+      status: 400,
+      description: 'An Idempotency-Key that is empty, longer than 255 characters or not ASCII',
+      type: ErrorResponseDto,
+    }),
+    ApiResponse({
+      status: 409,
+      description: 'A request with this Idempotency-Key is still in progress',
+      type: ErrorResponseDto,
+    }),
+    ApiResponse({
+      status: 422,
+      description: 'The Idempotency-Key was used for a different request (`fields` says so)',
+      type: ValidationErrorResponseDto,
+    }),
+  );
