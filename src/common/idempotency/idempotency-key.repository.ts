@@ -47,7 +47,7 @@ export class IdempotencyKeyRepository {
 
   /** Deletes keys older than 24 hours; how many went. */
   async purgeExpired(): Promise<number> {
-    const result = (await this.db.manager.query(PURGE_EXPIRED_KEYS)) as [unknown, number];
+    const result = await this.db.manager.query<[unknown, number]>(PURGE_EXPIRED_KEYS);
     return result[1];
   }
 }
