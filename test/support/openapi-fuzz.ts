@@ -591,7 +591,9 @@ export class SchemaFuzzer {
           url,
           ...body,
           tenant: tenantHeader,
-          description: `${operation.method} ${url.slice(0, 300)} [${body.description}]${headerNote}`,
+          description:
+            `${operation.method} ${url.slice(0, 300)} [${body.description}]${headerNote}` +
+            (typeof body.body === 'string' ? ` ${body.body.slice(0, 600)}` : ''),
         };
       });
   }
