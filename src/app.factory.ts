@@ -81,8 +81,9 @@ export function buildOpenApiDocument(app: INestApplication, config: TroveConfig)
         'custom fields, attachments, maintenance. Sign in with `POST /api/v1/users/login` and ' +
         'send the token as `Authorization: Bearer <token>`.\n\n' +
         `Request bodies may nest objects and arrays at most ${MAX_BODY_DEPTH} levels deep ` +
-        '(400 otherwise); no text value, body field or query or path parameter may contain a ' +
-        'NUL character (`\\u0000`): 422 naming the field for bodies, 400 for parameters.',
+        '(400 otherwise). No text in a body, query or path parameter may contain a NUL ' +
+        'character (`\\u0000`) or an unpaired surrogate (`\\ud800`): 422 naming the field for ' +
+        'bodies, 400 naming the parameter otherwise.',
     )
     .setVersion(config.build.version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
