@@ -17,8 +17,9 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 /** Time for all operations together; FUZZ_TIME_MS runs longer locally. */
 const BUDGET_MS = Number(process.env.FUZZ_TIME_MS ?? 30_000);
-/** Time for each operation that can end the session (see FRAGILE). */
+/** Time for each operation that can end the session (see FRAGILE), and its runs. */
 const FRAGILE_MS = 800;
+const FRAGILE_RUNS = Math.max(3, Math.round(BUDGET_MS / 10_000));
 
 /**
  * Operations that can end the fuzzer's session or take its group away (logout, refresh,
@@ -333,7 +334,9 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
         // As many runs as fit at the pace so far; the time limit is only a backstop, since
         // fast-check counts an operation interrupted before its first run as failed.
         const pace = runs > 0 ? runMs / runs : 25;
-        const numRuns = fragile ? 3 : Math.min(Math.max(Math.floor(perOperationMs / pace), 3), 400);
+        const numRuns = fragile
+          ? FRAGILE_RUNS
+          : Math.min(Math.max(Math.floor(perOperationMs / pace), 3), 400);
         const started = Date.now();
         let operationRuns = 0;
         statuses.clear();
