@@ -4,7 +4,6 @@ import {
   ForbiddenException,
   Injectable,
   NotFoundException,
-  PayloadTooLargeException,
   UnauthorizedException,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -14,6 +13,7 @@ import type { AuthIdentity } from '../auth/auth-user.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { nestsDeeperThan } from '../common/validation/json-depth.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { GroupInvitationsService } from '../groups/group-invitations.service.js';
 import { GroupMembershipRecord } from '../groups/group-membership.record.js';
@@ -23,7 +23,9 @@ import type { ChangePasswordDto, UpdateSelfDto, UserDto } from './dto/user.dto.j
 import { toUserDto } from './user.mapper.js';
 import { UserRecord } from './user.record.js';
 
+/** The client settings object: at most 64 KiB as JSON, nesting at most 16 levels. */
 export const SETTINGS_MAX_BYTES = 64 * 1024;
+export const SETTINGS_MAX_DEPTH = 16;
 export const LOCAL_LOGIN_DISABLED = 'local login is not enabled';
 
 /** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
@@ -166,8 +168,15 @@ export class UsersService {
     if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
       throw new ValidationFailedException({ settings: 'settings must be a JSON object' });
     }
+    if (nestsDeeperThan(settings, SETTINGS_MAX_DEPTH)) {
+      throw ValidationFailedException.forField(
+        'settings',
+        `settings nest deeper than ${SETTINGS_MAX_DEPTH} levels`,
+      );
+    }
     if (Buffer.byteLength(JSON.stringify(settings)) > SETTINGS_MAX_BYTES) {
-      throw new PayloadTooLargeException(
+      throw ValidationFailedException.forField(
+        'settings',
         `settings exceed the limit of ${SETTINGS_MAX_BYTES} bytes`,
       );
     }
