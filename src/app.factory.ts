@@ -6,6 +6,7 @@ import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import { bodyDepthLimit, MAX_BODY_DEPTH } from './common/http/body-depth-limit.js';
 import { PinoNestLogger } from './common/logging/logger.js';
 import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
@@ -60,6 +61,7 @@ export function configureApp(
   app.use(cookieParser());
   app.useBodyParser('json', { limit: config.web.jsonBodyLimitBytes });
   app.useBodyParser('urlencoded', { limit: config.web.jsonBodyLimitBytes, extended: false });
+  app.use(bodyDepthLimit(MAX_BODY_DEPTH));
   app.setGlobalPrefix('api', {
     exclude: [{ path: SWAGGER_PATH, method: RequestMethod.ALL }],
   });
@@ -79,7 +81,11 @@ export function buildOpenApiDocument(app: INestApplication, config: TroveConfig)
     .setDescription(
       'Self-hosted inventory: entities (items and locations), entity types, templates, tags, ' +
         'custom fields, attachments, maintenance. Sign in with `POST /api/v1/users/login` and ' +
-        'send the token as `Authorization: Bearer <token>`.',
+        'send the token as `Authorization: Bearer <token>`.\n\n' +
+        `Request bodies may nest objects and arrays at most ${MAX_BODY_DEPTH} levels deep ` +
+        '(400 otherwise). No text in a body, query or path parameter may contain a NUL ' +
+        'character (`\\u0000`) or an unpaired surrogate (`\\ud800`): 422 naming the field for ' +
+        'bodies, 400 naming the parameter otherwise.',
     )
     .setVersion(config.build.version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

@@ -81,10 +81,15 @@ export class UsersController {
   @Put('self/settings')
   @UserScope()
   @ApiAuth()
-  @ApiOperation({ summary: 'Replace the caller’s client settings (a JSON object up to 64 KiB)' })
+  @ApiOperation({
+    summary: 'Replace the caller’s client settings',
+    description:
+      'Any JSON object of at most 64 KiB (as JSON) that nests at most 16 levels; a larger or ' +
+      'deeper one is a 422 naming `settings`.',
+  })
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   @ApiOkResponse({ type: SettingsItemDto })
-  @ApiErrors(413, 422)
+  @ApiErrors(400, 413, 422)
   async putSettings(
     @CurrentIdentity() caller: AuthIdentity,
     @Body() settings: Record<string, unknown>,

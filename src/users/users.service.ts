@@ -5,7 +5,6 @@ import {
   Inject,
   Injectable,
   NotFoundException,
-  PayloadTooLargeException,
   UnauthorizedException,
   forwardRef,
 } from '@nestjs/common';
@@ -15,6 +14,7 @@ import type { AuthIdentity } from '../auth/auth-user.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { nestsDeeperThan } from '../common/validation/json-depth.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { GroupInvitationsService } from '../groups/group-invitations.service.js';
 import { GroupsService } from '../groups/groups.service.js';
@@ -24,7 +24,9 @@ import { toUserDto } from './user.mapper.js';
 import type { UserRecord } from './user.record.js';
 import { UserRepository, type UserSummary } from './user.repository.js';
 
+/** The client settings object: at most 64 KiB as JSON, nesting at most 16 levels. */
 export const SETTINGS_MAX_BYTES = 64 * 1024;
+export const SETTINGS_MAX_DEPTH = 16;
 export const LOCAL_LOGIN_DISABLED = 'local login is not enabled';
 
 /** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
@@ -162,8 +164,15 @@ export class UsersService {
     if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
       throw new ValidationFailedException({ settings: 'settings must be a JSON object' });
     }
+    if (nestsDeeperThan(settings, SETTINGS_MAX_DEPTH)) {
+      throw ValidationFailedException.forField(
+        'settings',
+        `settings nest deeper than ${SETTINGS_MAX_DEPTH} levels`,
+      );
+    }
     if (Buffer.byteLength(JSON.stringify(settings)) > SETTINGS_MAX_BYTES) {
-      throw new PayloadTooLargeException(
+      throw ValidationFailedException.forField(
+        'settings',
         `settings exceed the limit of ${SETTINGS_MAX_BYTES} bytes`,
       );
     }

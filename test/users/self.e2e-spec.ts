@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, uniqueEmail } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+/** `levels` arrays inside each other around a number. */
+const nestedArrays = (levels: number): unknown => {
+  let value: unknown = 1;
+  for (let level = 0; level < levels; level += 1) value = [value];
+  return value;
+};
+
 describe('the caller’s account: /api/v1/users/self', () => {
   let trove: TestApp;
 
@@ -81,7 +88,7 @@ describe('the caller’s account: /api/v1/users/self', () => {
     expect(others.body).toEqual({ item: null });
   });
 
-  it('PUT settings refuses a non-object and more than 64 KiB', async () => {
+  it('PUT settings refuses a non-object, more than 64 KiB and more than 16 levels', async () => {
     const user = await signUp(trove);
     await trove.http
       .put('/api/v1/users/self/settings')
@@ -95,11 +102,48 @@ describe('the caller’s account: /api/v1/users/self', () => {
       .put('/api/v1/users/self/settings')
       .set('Authorization', user.authorization)
       .send({ big: 'x'.repeat(70 * 1024) })
-      .expect(413, { error: 'settings exceed the limit of 65536 bytes' });
+      .expect(422, {
+        error: 'Validation Error',
+        fields: { settings: 'settings exceed the limit of 65536 bytes' },
+      });
+    await trove.http
+      .put('/api/v1/users/self/settings')
+      .set('Authorization', user.authorization)
+      .send({ a: nestedArrays(16) })
+      .expect(422, {
+        error: 'Validation Error',
+        fields: { settings: 'settings nest deeper than 16 levels' },
+      });
+    await trove.http
+      .put('/api/v1/users/self/settings')
+      .set('Authorization', user.authorization)
+      .send({ 'theme\u0000': 'dark' })
+      .expect(422, {
+        error: 'Validation Error',
+        fields: { 'theme\\u0000': 'theme\\u0000 must not contain NUL characters' },
+      });
+    await trove.http
+      .put('/api/v1/users/self/settings')
+      .set('Authorization', user.authorization)
+      .send({ views: [{ name: 'a\u0000b' }] })
+      .expect(422, {
+        error: 'Validation Error',
+        fields: { 'views.0.name': 'views.0.name must not contain NUL characters' },
+      });
     const read = await trove.http
       .get('/api/v1/users/self/settings')
       .set('Authorization', user.authorization);
     expect(read.body).toEqual({ item: null });
+  });
+
+  it('PUT settings keeps an object nested exactly 16 levels', async () => {
+    const user = await signUp(trove);
+    const settings = { a: nestedArrays(15) };
+    await trove.http
+      .put('/api/v1/users/self/settings')
+      .set('Authorization', user.authorization)
+      .send(settings)
+      .expect(200, { item: settings });
   });
 
   it('DELETE removes the account with its sessions and keys; groups stay', async () => {

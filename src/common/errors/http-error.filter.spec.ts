@@ -1,4 +1,5 @@
 import { type ArgumentsHost, NotFoundException } from '@nestjs/common';
+import pg from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { HttpErrorFilter } from './http-error.filter.js';
@@ -57,6 +58,23 @@ describe('HttpErrorFilter', () => {
     expect(run(queryFailed('23503', 'entities_parent_id_fkey')).status).toBe(409);
     expect(run(queryFailed('23514', 'attachments_type_check')).status).toBe(422);
     expect(run(queryFailed('22P02')).status).toBe(400);
+  });
+
+  it('maps pg’s own errors (prepared statements) like TypeORM’s', () => {
+    const unique = Object.assign(new pg.DatabaseError('duplicate key', 1, 'error'), {
+      code: '23505',
+      constraint: 'tags_group_id_name_key',
+    });
+    expect(run(unique)).toEqual({
+      status: 409,
+      body: {
+        error: 'a record with the same unique values already exists (tags_group_id_name_key)',
+      },
+    });
+    const nul = Object.assign(new pg.DatabaseError('invalid byte sequence', 1, 'error'), {
+      code: '22021',
+    });
+    expect(run(nul)).toEqual({ status: 400, body: { error: 'a value is invalid' } });
   });
 
   it('answers anything else with a 500 carrying only the request id', () => {

@@ -7,11 +7,8 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { QueryFailedError } from 'typeorm';
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  databaseOutage,
-} from '../../database/database-availability.js';
+import { databaseOutage } from '../../database/database-availability.js';
+import { mapDatabaseError } from '../../database/database-errors.js';
 import type { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
@@ -20,6 +17,7 @@ type ErrorBody = ErrorResponseDto | ValidationErrorResponseDto;
 interface MappedError {
   status: number;
   body: ErrorBody;
+  retryAfterSeconds?: number;
 }
 
 /** body-parser's errors carry a `type` and a client status. */
@@ -37,8 +35,8 @@ const isBodyParserError = (error: unknown): error is BodyParserError =>
 
 /**
  * Writes every error as `{"error": "..."}` (plus `fields` on 422). Client mistakes keep their
- * 4xx; PostgreSQL constraint errors become 409 or 422; anything else is a 500 that is logged
- * with its stack and answered with only a request id.
+ * 4xx; PostgreSQL errors, whichever path issued them, go through `mapDatabaseError`; anything
+ * else is a 500 that is logged with its stack and answered with only a request id.
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -48,22 +46,13 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    // The database being away is an outage, not a defect: 503, logged once per outage.
-    if (databaseOutage.explains(exception)) {
-      databaseOutage.failed(exception);
-      if (response.headersSent) response.end();
-      else
-        response
-          .status(HttpStatus.SERVICE_UNAVAILABLE)
-          .setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
-          .json({ error: 'database unavailable' });
-      return;
-    }
-    const { status, body } = this.map(exception, request);
+    const { status, body, retryAfterSeconds } = this.map(exception, request);
     if (response.headersSent) {
       response.end();
       return;
     }
+    if (retryAfterSeconds !== undefined)
+      response.setHeader('Retry-After', String(retryAfterSeconds));
     response.status(status).json(body);
   }
 
@@ -82,9 +71,15 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return { status: exception.getStatus(), body: { error: messageOf(exception) } };
     }
-    if (exception instanceof QueryFailedError) {
-      const mapped = mapDatabaseError(exception.driverError as PostgresError);
-      if (mapped) return mapped;
+    const database = mapDatabaseError(exception);
+    if (database) {
+      // The database being away is an outage, not a defect: logged once per outage.
+      if (database.retryAfterSeconds !== undefined) databaseOutage.failed(exception);
+      return {
+        status: database.status,
+        body: { error: database.error },
+        retryAfterSeconds: database.retryAfterSeconds,
+      };
     }
     const requestId = `${request.id as string}`;
     this.logger.error(
@@ -118,42 +113,5 @@ function bodyParserMessage(error: BodyParserError): string {
       return error.message;
     default:
       return error.message || 'bad request body';
-  }
-}
-
-interface PostgresError {
-  code?: string;
-  constraint?: string;
-  column?: string;
-  detail?: string;
-}
-
-function mapDatabaseError(driverError: PostgresError): MappedError | undefined {
-  const constraint = driverError.constraint ? ` (${driverError.constraint})` : '';
-  switch (driverError.code) {
-    case '23505':
-      return {
-        status: HttpStatus.CONFLICT,
-        body: { error: `a record with the same unique values already exists${constraint}` },
-      };
-    case '23503':
-      return {
-        status: HttpStatus.CONFLICT,
-        body: { error: `the record is referenced by, or refers to, a missing record${constraint}` },
-      };
-    case '23514':
-    case '23502':
-    case '22001':
-    case '22003':
-      return {
-        status: HttpStatus.UNPROCESSABLE_ENTITY,
-        body: { error: `a value is out of range or not allowed${constraint}` },
-      };
-    case '22P02':
-    case '22007':
-    case '22008':
-      return { status: HttpStatus.BAD_REQUEST, body: { error: 'a value has an invalid format' } };
-    default:
-      return undefined;
   }
 }

@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto, ValidationErrorResponseDto } from '../errors/error-response.dto.js';
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed request: bad JSON, or a path id that is not a UUID',
+  400: 'Malformed request: bad JSON, a body nested too deeply, a NUL character in a parameter, or a path id that is not a UUID',
   401: 'No token, or the token is unknown, expired or revoked',
   403: 'The caller may not do this (role, group membership, or token kind)',
   404: 'Not found in the caller’s group',

@@ -14,10 +14,12 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CalendarDate } from '../../common/validation/calendar-date.js';
+import { IsDecimalNumber } from '../../common/validation/decimal-number.decorator.js';
 import { IfPresent } from '../../common/validation/if-present.decorator.js';
 import { EntityFieldInputDto } from './entity-field-input.dto.js';
 
-const money = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 } as const;
+/** Prices keep at most four decimals. */
+const MONEY_DECIMALS = 4;
 
 /**
  * A full replacement of an entity's editable state, as Homebox's PUT: what is omitted is reset
@@ -139,7 +141,7 @@ export class UpdateEntityDto {
 
   @ApiPropertyOptional({ minimum: 0 })
   @IfPresent()
-  @IsNumber(money)
+  @IsDecimalNumber(MONEY_DECIMALS)
   @Min(0)
   purchasePrice?: number;
 
@@ -155,7 +157,7 @@ export class UpdateEntityDto {
 
   @ApiPropertyOptional({ minimum: 0 })
   @IfPresent()
-  @IsNumber(money)
+  @IsDecimalNumber(MONEY_DECIMALS)
   @Min(0)
   soldPrice?: number;
 
