@@ -28,7 +28,12 @@ export default tseslint.config(
     // One way to the database (STYLE.md §13): only src/database/ and each module's repositories
     // reach PostgreSQL, and a module's records are imported only inside that module.
     files: ['src/**/*.ts'],
-    ignores: ['src/database/**', 'src/**/*.repository.ts', 'src/**/*.record.ts'],
+    ignores: [
+      'src/database/**',
+      'src/**/*.repository.ts',
+      'src/**/*.record.ts',
+      'src/**/*.spec.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -37,12 +42,14 @@ export default tseslint.config(
             {
               name: 'typeorm',
               importNames: ['DataSource', 'EntityManager', 'Repository', 'QueryRunner'],
-              message: 'Reach the database through the module repository (Database in src/database/).',
+              message:
+                'Reach the database through the module repository (Database in src/database/).',
             },
             {
               name: '@nestjs/typeorm',
               importNames: ['InjectDataSource', 'InjectRepository', 'InjectEntityManager'],
-              message: 'Reach the database through the module repository (Database in src/database/).',
+              message:
+                'Reach the database through the module repository (Database in src/database/).',
             },
             { name: 'pg', message: 'Only src/database/ talks to the pg driver.' },
           ],

@@ -39,7 +39,11 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
-        DatabaseModule.forRoot(databaseUrl, config.database.poolSize, databaseServer),
+        DatabaseModule.forRoot(
+          databaseUrl,
+          { size: config.database.poolSize, waitMs: config.database.poolWaitMs },
+          databaseServer,
+        ),
         AuthModule,
         UsersModule,
         OidcModule,

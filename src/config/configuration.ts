@@ -18,6 +18,8 @@ export interface TroveConfig {
     url: string | undefined;
     embeddedPort: number;
     poolSize: number;
+    /** How long a request waits for a pooled connection. */
+    poolWaitMs: number;
   };
   dataDir: string;
   log: { level: string; format: 'json' | 'text' };
@@ -130,6 +132,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       url: env.DATABASE_URL,
       embeddedPort: env.TROVE_DATABASE_EMBEDDED_PORT,
       poolSize: env.TROVE_DATABASE_POOL_SIZE,
+      poolWaitMs: env.TROVE_DATABASE_POOL_WAIT * 1000,
     },
     dataDir: path.resolve(env.TROVE_DATA_DIR),
     log: { level: env.TROVE_LOG_LEVEL, format: env.TROVE_LOG_FORMAT as 'json' | 'text' },

@@ -89,6 +89,16 @@ export class EnvironmentVariables {
   @Max(200)
   TROVE_DATABASE_POOL_SIZE = 10;
 
+  /**
+   * Seconds a request waits for a free pooled connection before it is answered 503 with
+   * `Retry-After` (every connection busy for that long means the database is overloaded).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  TROVE_DATABASE_POOL_WAIT = 10;
+
   // --- Logging ----------------------------------------------------------------------------
 
   /** Lowest level written to the log. */

@@ -8,8 +8,15 @@ import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 /** `date` columns stay `YYYY-MM-DD` strings; pg's default makes local-midnight Dates. */
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
-/** The one options builder used by the app, the migration command and the tests. */
-export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * The one options builder used by the app, the migration command and the tests. `poolWaitMs`
+ * bounds the wait for a free connection; past it the request fails as database-unavailable (503).
+ */
+export function buildDataSourceOptions(
+  url: string,
+  poolSize = 10,
+  poolWaitMs = 10_000,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -22,6 +29,6 @@ export function buildDataSourceOptions(url: string, poolSize = 10): DataSourceOp
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 5000, onConnect: watchPoolClient },
+    extra: { max: poolSize, connectionTimeoutMillis: poolWaitMs, onConnect: watchPoolClient },
   };
 }

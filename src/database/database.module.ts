@@ -16,13 +16,17 @@ import { runMigrations } from './migrate.js';
  */
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number, server?: DatabaseServer): DynamicModule {
+  static forRoot(
+    url: string,
+    pool: { size: number; waitMs: number },
+    server?: DatabaseServer,
+  ): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(url, poolSize),
+          useFactory: () => buildDataSourceOptions(url, pool.size, pool.waitMs),
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
             await runMigrations(dataSource);

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -10,8 +11,12 @@ const EACH = 60;
  * for another. Nothing answers 5xx, whatever the pool's size.
  */
 describe.each<{ pool: string; env: Record<string, string> }>([
-  { pool: 'the default pool', env: {} },
-  { pool: 'a pool of two connections', env: { TROVE_DATABASE_POOL_SIZE: '2' } },
+  // The wait for a free connection is long enough that a busy test machine never reaches it.
+  { pool: 'the default pool', env: { TROVE_DATABASE_POOL_WAIT: '120' } },
+  {
+    pool: 'a pool of two connections',
+    env: { TROVE_DATABASE_POOL_SIZE: '2', TROVE_DATABASE_POOL_WAIT: '120' },
+  },
 ])('concurrent writes in one group with $pool', ({ env }) => {
   let trove: TestApp;
   let owner: Session;
@@ -94,5 +99,57 @@ describe.each<{ pool: string; env: Record<string, string> }>([
       [owner.groupId],
     );
     expect(Number(assetIds[0].duplicates)).toBe(0);
+  });
+});
+
+describe('a pool that stays exhausted past its wait', () => {
+  let trove: TestApp;
+  let owner: Session;
+
+  beforeAll(async () => {
+    trove = await createTestApp({ TROVE_DATABASE_POOL_SIZE: '2', TROVE_DATABASE_POOL_WAIT: '1' });
+    owner = await signUp(trove);
+  });
+  afterAll(() => trove.close());
+
+  it('answers 503 with Retry-After to the requests that waited too long, never 500', async () => {
+    // Hold the group's row, which every create locks to take the next asset id: the first two
+    // creates then keep the pool's two connections until the row is let go.
+    const blocker = new pg.Client({ connectionString: trove.database.url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [owner.groupId]);
+      const send = () =>
+        trove.http
+          .post('/api/v1/entities')
+          .set('Authorization', owner.authorization)
+          .send({ name: 'Waiting' });
+      const first = Promise.all([send(), send()]);
+      // Both connections are taken once two sessions wait for the row's lock.
+      for (let waiting = 0; waiting < 2;) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const [row] = await trove.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        waiting = row.count;
+      }
+      const waiting = await Promise.all([send(), send(), send()]);
+      for (const response of waiting) {
+        expect(response.status).toBe(503);
+        expect(response.headers['retry-after']).toBe('5');
+        expect(response.body).toEqual({ error: 'database unavailable' });
+      }
+      await blocker.query('COMMIT');
+      expect((await first).map((response) => response.status)).toEqual([201, 201]);
+    } finally {
+      await blocker.end();
+    }
+    const after = await trove.http
+      .post('/api/v1/entities')
+      .set('Authorization', owner.authorization)
+      .send({ name: 'After' });
+    expect(after.status).toBe(201);
   });
 });
