@@ -58,7 +58,7 @@ describe('mapDatabaseError', () => {
     expect(mapDatabaseError(pgError('42P01'))).toBeUndefined();
     expect(mapDatabaseError(queryFailed('40001'))).toBeUndefined();
     expect(mapDatabaseError(new Error('plain'))).toBeUndefined();
-    expect(mapDatabaseError(Object.assign(new Error('socket'), { code: 'EPIPE' }))).toBeUndefined();
+    expect(mapDatabaseError(Object.assign(new Error('file'), { code: 'ENOENT' }))).toBeUndefined();
     expect(mapDatabaseError({ code: 23505 })).toBeUndefined();
     expect(mapDatabaseError(null)).toBeUndefined();
     expect(mapDatabaseError('23505')).toBeUndefined();
@@ -71,5 +71,22 @@ describe('postgresErrorOf', () => {
     expect(postgresErrorOf(new QueryFailedError('SELECT', [], inner))).toBe(inner);
     expect(postgresErrorOf(inner)).toBe(inner);
     expect(postgresErrorOf(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBeUndefined();
+  });
+});
+
+describe('mapDatabaseError for a database out of reach', () => {
+  it('answers 503 with a time to retry', () => {
+    for (const error of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('timeout exceeded when trying to connect'),
+      pgError('57P01'),
+      queryFailed('53300'),
+    ]) {
+      expect(mapDatabaseError(error)).toEqual({
+        status: 503,
+        error: 'database unavailable',
+        retryAfterSeconds: 5,
+      });
+    }
   });
 });
