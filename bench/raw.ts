@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { nameOrder } from '../src/database/name-order.js';
 
 /**
  * The SQL of Trove's list, get and create written by hand with `pg`: the same data in as few
@@ -54,7 +55,7 @@ export function listStatement(where: string, pageSize: number, offset: number): 
   return `WITH RECURSIVE seed AS (
       SELECT id, parent_id, row_number() OVER () AS position FROM (
         SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-        WHERE ${where} ORDER BY lower(e.name), e.id LIMIT ${pageSize} OFFSET ${offset}
+        WHERE ${where} ORDER BY ${nameOrder('e')} LIMIT ${pageSize} OFFSET ${offset}
       ) page
     ),
     ${CHAIN}
@@ -94,7 +95,7 @@ export const GET_STATEMENT = `WITH RECURSIVE seed AS (
          WHERE a.entity_id = e.id AND a.type <> 'thumbnail')
     END AS attachments
   FROM shown JOIN entities e ON e.id = shown.id ${VIEW_JOINS}
-  ORDER BY shown.depth DESC, lower(e.name), e.id`;
+  ORDER BY shown.depth DESC, ${nameOrder('e')}`;
 
 export interface RawCreate {
   groupId: string;

@@ -8,6 +8,7 @@ import { AddGroupOidcSharedKey1795219500000 } from './1795219500000-AddGroupOidc
 import { CoverEntityParentIndex1795219560000 } from './1795219560000-CoverEntityParentIndex.js';
 import { WidenFieldNumbersAddFieldPositions1795219620000 } from './1795219620000-WidenFieldNumbersAddFieldPositions.js';
 import { CreateIdempotencyKeys1795219680000 } from './1795219680000-CreateIdempotencyKeys.js';
+import { IndexEntityNameOrder1795219740000 } from './1795219740000-IndexEntityNameOrder.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CoverEntityParentIndex1795219560000,
   WidenFieldNumbersAddFieldPositions1795219620000,
   CreateIdempotencyKeys1795219680000,
+  IndexEntityNameOrder1795219740000,
 ];
