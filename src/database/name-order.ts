@@ -9,17 +9,29 @@
 export const nameOrder = (alias: string): string =>
   `lower(${alias}.name COLLATE "C"), ${alias}.name COLLATE "C", ${alias}.id`;
 
-/** Lower-cases A to Z only, as PostgreSQL's `lower()` does under the "C" collation. */
-const lowerAscii = (text: string): string => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+/**
+ * A UTF-16 code unit moved so that units compare in code point order: surrogates (which stand
+ * for code points above U+FFFF) after U+E000..U+FFFF.
+ */
+const inCodePointOrder = (unit: number): number =>
+  unit >= 0xd800 ? (unit <= 0xdfff ? unit + 0x2000 : unit - 0x800) : unit;
 
-/** Compares by code point (UTF-16 code units put U+E000..U+FFFF after the astral planes). */
-function compareCodePoints(a: string, b: string): number {
+/** A to Z as a to z, as PostgreSQL's `lower()` does under the "C" collation. */
+const foldAscii = (unit: number): number => (unit >= 65 && unit <= 90 ? unit + 32 : unit);
+
+/** Compares by code point, with A to Z folded when `fold`; allocates nothing (trees sort a lot). */
+function compareText(a: string, b: string, fold: boolean): number {
   const length = Math.min(a.length, b.length);
   for (let index = 0; index < length; index++) {
-    const x = a.codePointAt(index)!;
-    const y = b.codePointAt(index)!;
-    if (x !== y) return x < y ? -1 : 1;
-    if (x > 0xffff) index++;
+    let x = a.charCodeAt(index);
+    let y = b.charCodeAt(index);
+    if (x === y) continue;
+    if (fold) {
+      x = foldAscii(x);
+      y = foldAscii(y);
+      if (x === y) continue;
+    }
+    return inCodePointOrder(x) < inCodePointOrder(y) ? -1 : 1;
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
@@ -27,8 +39,8 @@ function compareCodePoints(a: string, b: string): number {
 /** `nameOrder` as a comparator. */
 export function compareByName<T extends { name: string; id: string }>(a: T, b: T): number {
   return (
-    compareCodePoints(lowerAscii(a.name), lowerAscii(b.name)) ||
-    compareCodePoints(a.name, b.name) ||
+    compareText(a.name, b.name, true) ||
+    compareText(a.name, b.name, false) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
 }
