@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
+import { signUpMember, type Session } from '../support/factories.js';
 import { expectUnauthenticated } from '../support/auth-expectations.js';
 import { createEntity, tagId } from './entity-helpers.js';
 
 describe('POST /api/v1/entities/{id}/duplicate', () => {
-  let trove: TestApp;
-  let owner: Session;
-  let stranger: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   const auth = (session: Session) => ({ Authorization: session.authorization });
 
   it('POST /entities/{id}/duplicate copies with a prefix and a new asset id, fields when asked', async () => {
-    const tag = await tagId(trove, owner, 'Servers');
-    const source = await createEntity(trove, owner, { name: 'NAS', tagIds: [tag] });
-    await trove.http
+    const tag = await tagId(t.trove, t.owner, 'Servers');
+    const source = await createEntity(t.trove, t.owner, { name: 'NAS', tagIds: [tag] });
+    await t.trove.http
       .put(`/api/v1/entities/${source.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({
         name: 'NAS',
         assetId: source.assetId,
@@ -32,9 +23,9 @@ describe('POST /api/v1/entities/{id}/duplicate', () => {
         purchasePrice: 300,
       })
       .expect(200);
-    const plain = await trove.http
+    const plain = await t.trove.http
       .post(`/api/v1/entities/${source.id}/duplicate`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({})
       .expect(201);
     expect(plain.body).toMatchObject({
@@ -44,39 +35,39 @@ describe('POST /api/v1/entities/{id}/duplicate', () => {
       tags: [{ id: tag }],
     });
     expect(plain.body.assetId).not.toBe(source.assetId);
-    const withFields = await trove.http
+    const withFields = await t.trove.http
       .post(`/api/v1/entities/${source.id}/duplicate`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ copyCustomFields: true, copyPrefix: 'Spare ' })
       .expect(201);
     expect(withFields.body).toMatchObject({
       name: 'Spare NAS',
       fields: [{ name: 'Bays', textValue: '4' }],
     });
-    await trove.http
+    await t.trove.http
       .post(`/api/v1/entities/${source.id}/duplicate`)
-      .set(auth(stranger))
+      .set(auth(t.stranger))
       .send({})
       .expect(404);
-    await trove.http
+    await t.trove.http
       .post(`/api/v1/entities/${source.id}/duplicate`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ copyPrefix: 5 })
       .expect(422);
   });
 
   it('needs a valid token, refuses viewers, and copies nothing', async () => {
-    const viewer = await signUpMember(trove, owner, 'viewer');
-    const entity = await createEntity(trove, owner, { name: 'Single' });
-    await expectUnauthenticated(trove, 'post', `/api/v1/entities/${entity.id}/duplicate`, {});
-    await trove.http
+    const viewer = await signUpMember(t.trove, t.owner, 'viewer');
+    const entity = await createEntity(t.trove, t.owner, { name: 'Single' });
+    await expectUnauthenticated(t.trove, 'post', `/api/v1/entities/${entity.id}/duplicate`, {});
+    await t.trove.http
       .post(`/api/v1/entities/${entity.id}/duplicate`)
       .set(auth(viewer))
       .send({})
       .expect(403);
-    const [{ count }] = await trove.query<{ count: number }>(
+    const [{ count }] = await t.trove.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM entities WHERE group_id = $1 AND name LIKE '%Single'`,
-      [owner.groupId],
+      [t.owner.groupId],
     );
     expect(count).toBe(1);
   });

@@ -1,30 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 import { expectUnauthenticated } from '../support/auth-expectations.js';
 import { type EntityBody, seedNestedEntities } from './entity-helpers.js';
 
 describe('GET /api/v1/entities/{id}/path', () => {
-  let trove: TestApp;
-  let owner: Session;
-  let stranger: Session;
   let shelf: EntityBody;
   let box: EntityBody;
   let cable: EntityBody;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
+  const t = useSharedApp(async ({ trove, owner, stranger }) => {
     ({ shelf, box, cable } = await seedNestedEntities(trove, owner, stranger));
   });
-  afterAll(() => trove.close());
 
   it('GET /entities/{id}/path runs from the top level down to the entity', async () => {
-    const response = await trove.http
+    const response = await t.trove.http
       .get(`/api/v1/entities/${cable.id}/path`)
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .expect(200);
     expect(response.body).toEqual([
       { type: 'location', id: expect.any(String), name: 'Garage' },
@@ -32,17 +23,17 @@ describe('GET /api/v1/entities/{id}/path', () => {
       { type: 'item', id: box.id, name: 'Box' },
       { type: 'item', id: cable.id, name: 'Cable' },
     ]);
-    await trove.http
+    await t.trove.http
       .get(`/api/v1/entities/${cable.id}/path`)
-      .set('Authorization', stranger.authorization)
+      .set('Authorization', t.stranger.authorization)
       .expect(404);
-    await trove.http
+    await t.trove.http
       .get(`/api/v1/entities/${randomUUID()}/path`)
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .expect(404);
   });
 
   it('needs a valid token', async () => {
-    await expectUnauthenticated(trove, 'get', `/api/v1/entities/${cable.id}/path`);
+    await expectUnauthenticated(t.trove, 'get', `/api/v1/entities/${cable.id}/path`);
   });
 });

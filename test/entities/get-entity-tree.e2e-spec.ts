@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 import { expectUnauthenticated } from '../support/auth-expectations.js';
 import { type EntityBody, seedNestedEntities } from './entity-helpers.js';
 
 describe('GET /api/v1/entities/tree', () => {
-  let trove: TestApp;
-  let owner: Session;
-  let stranger: Session;
   let shelf: EntityBody;
   let box: EntityBody;
   let cable: EntityBody;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
+  const t = useSharedApp(async ({ trove, owner, stranger }) => {
     ({ shelf, box, cable } = await seedNestedEntities(trove, owner, stranger));
   });
-  afterAll(() => trove.close());
 
   it('GET /entities/tree lists locations inside locations, and with items the items inside them', async () => {
-    const locations = await trove.http
+    const locations = await t.trove.http
       .get('/api/v1/entities/tree')
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .expect(200);
     expect(locations.body.map((node: { name: string }) => node.name)).toEqual([
       'Attic',
@@ -42,10 +33,10 @@ describe('GET /api/v1/entities/tree', () => {
       type: 'location',
       children: [{ id: shelf.id, name: 'shelf', type: 'location', children: [] }],
     });
-    const withItems = await trove.http
+    const withItems = await t.trove.http
       .get('/api/v1/entities/tree')
       .query({ withItems: 'true' })
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .expect(200);
     const garageWithItems = withItems.body.find((node: { name: string }) => node.name === 'Garage');
     expect(garageWithItems.children).toEqual([
@@ -65,10 +56,10 @@ describe('GET /api/v1/entities/tree', () => {
     ]);
     expect(JSON.stringify(withItems.body)).not.toContain('Loose item');
     expect(JSON.stringify(withItems.body)).not.toContain('Their box');
-    await trove.http.get('/api/v1/entities/tree').expect(401);
+    await t.trove.http.get('/api/v1/entities/tree').expect(401);
   });
 
   it('needs a valid token', async () => {
-    await expectUnauthenticated(trove, 'get', '/api/v1/entities/tree');
+    await expectUnauthenticated(t.trove, 'get', '/api/v1/entities/tree');
   });
 });

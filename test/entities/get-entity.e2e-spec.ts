@@ -1,47 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
+import { signUpMember, type Session } from '../support/factories.js';
 import { expectUnauthenticated } from '../support/auth-expectations.js';
 import { createEntity, expectSummaryShape } from './entity-helpers.js';
 
 describe('GET /api/v1/entities/{id}', () => {
-  let trove: TestApp;
-  let owner: Session;
-  let stranger: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   const auth = (session: Session) => ({ Authorization: session.authorization });
 
   it('GET /entities/{id}: 200 for the group, 404 for another group and unknown ids, 400 for a bad id', async () => {
-    const entity = await createEntity(trove, owner, { name: 'Lamp' });
-    const response = await trove.http
+    const entity = await createEntity(t.trove, t.owner, { name: 'Lamp' });
+    const response = await t.trove.http
       .get(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .expect(200);
     expectSummaryShape(response.body);
-    await trove.http
+    await t.trove.http
       .get(`/api/v1/entities/${entity.id}`)
-      .set(auth(stranger))
+      .set(auth(t.stranger))
       .expect(404, { error: `entity ${entity.id} not found` });
-    await trove.http.get(`/api/v1/entities/${randomUUID()}`).set(auth(owner)).expect(404);
-    await trove.http
+    await t.trove.http.get(`/api/v1/entities/${randomUUID()}`).set(auth(t.owner)).expect(404);
+    await t.trove.http
       .get('/api/v1/entities/lamp')
-      .set(auth(owner))
+      .set(auth(t.owner))
       .expect(400, { error: 'invalid route key: id' });
-    await trove.http.get(`/api/v1/entities/${entity.id}`).expect(401);
+    await t.trove.http.get(`/api/v1/entities/${entity.id}`).expect(401);
   });
 
   it('answers a viewer of the group', async () => {
-    const viewer = await signUpMember(trove, owner, 'viewer');
-    const entity = await createEntity(trove, owner, { name: 'Shown' });
-    const response = await trove.http
+    const viewer = await signUpMember(t.trove, t.owner, 'viewer');
+    const entity = await createEntity(t.trove, t.owner, { name: 'Shown' });
+    const response = await t.trove.http
       .get(`/api/v1/entities/${entity.id}`)
       .set(auth(viewer))
       .expect(200);
@@ -49,7 +40,7 @@ describe('GET /api/v1/entities/{id}', () => {
   });
 
   it('needs a valid token', async () => {
-    const entity = await createEntity(trove, owner, { name: 'Private' });
-    await expectUnauthenticated(trove, 'get', `/api/v1/entities/${entity.id}`);
+    const entity = await createEntity(t.trove, t.owner, { name: 'Private' });
+    await expectUnauthenticated(t.trove, 'get', `/api/v1/entities/${entity.id}`);
   });
 });

@@ -1,36 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
+import { signUpMember, type Session } from '../support/factories.js';
 import { expectUnauthenticated } from '../support/auth-expectations.js';
 import { createEntity, locationId, tagId } from './entity-helpers.js';
 
 describe('PATCH /api/v1/entities/{id}', () => {
-  let trove: TestApp;
-  let owner: Session;
-  let stranger: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   const auth = (session: Session) => ({ Authorization: session.authorization });
 
   it('PATCH changes only quantity, parent, type and tags', async () => {
-    const garage = await locationId(trove, owner, 'Garage');
-    const office = await locationId(trove, owner, 'Office');
-    const tag = await tagId(trove, owner, 'IOT');
-    const entity = await createEntity(trove, owner, {
+    const garage = await locationId(t.trove, t.owner, 'Garage');
+    const office = await locationId(t.trove, t.owner, 'Office');
+    const tag = await tagId(t.trove, t.owner, 'IOT');
+    const entity = await createEntity(t.trove, t.owner, {
       name: 'Router',
       parentId: garage,
       description: 'kept',
       tagIds: [tag],
     });
-    const moved = await trove.http
+    const moved = await t.trove.http
       .patch(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ parentId: office, quantity: 4 })
       .expect(200);
     expect(moved.body).toMatchObject({
@@ -39,42 +30,42 @@ describe('PATCH /api/v1/entities/{id}', () => {
       description: 'kept',
       tags: [{ id: tag }],
     });
-    const untouched = await trove.http
+    const untouched = await t.trove.http
       .patch(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ parentId: null, tagIds: null })
       .expect(200);
     expect(untouched.body).toMatchObject({ parent: { id: office }, tags: [{ id: tag }] });
-    const cleared = await trove.http
+    const cleared = await t.trove.http
       .patch(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ tagIds: [] })
       .expect(200);
     expect(cleared.body.tags).toEqual([]);
-    await trove.http
+    await t.trove.http
       .patch(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ quantity: -2 })
       .expect(422);
-    await trove.http
+    await t.trove.http
       .patch(`/api/v1/entities/${entity.id}`)
-      .set(auth(stranger))
+      .set(auth(t.stranger))
       .send({ quantity: 9 })
       .expect(404);
-    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner));
+    const read = await t.trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(t.owner));
     expect(read.body.quantity).toBe(4);
   });
 
   it('needs a valid token, refuses viewers, and changes nothing', async () => {
-    const viewer = await signUpMember(trove, owner, 'viewer');
-    const entity = await createEntity(trove, owner, { name: 'Guarded' });
-    await expectUnauthenticated(trove, 'patch', `/api/v1/entities/${entity.id}`, { quantity: 9 });
-    await trove.http
+    const viewer = await signUpMember(t.trove, t.owner, 'viewer');
+    const entity = await createEntity(t.trove, t.owner, { name: 'Guarded' });
+    await expectUnauthenticated(t.trove, 'patch', `/api/v1/entities/${entity.id}`, { quantity: 9 });
+    await t.trove.http
       .patch(`/api/v1/entities/${entity.id}`)
       .set(auth(viewer))
       .send({ quantity: 9 })
       .expect(403);
-    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner));
+    const read = await t.trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(t.owner));
     expect(read.body).toMatchObject({ name: 'Guarded', quantity: 1 });
   });
 });

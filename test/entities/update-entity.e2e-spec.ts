@@ -1,37 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
+import { signUpMember, type Session } from '../support/factories.js';
 import { expectUnauthenticated } from '../support/auth-expectations.js';
 import { createEntity, expectSummaryShape, locationId, tagId, typeId } from './entity-helpers.js';
 
 describe('PUT /api/v1/entities/{id}', () => {
-  let trove: TestApp;
-  let owner: Session;
-  let stranger: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   const auth = (session: Session) => ({ Authorization: session.authorization });
 
   it('PUT replaces everything given and resets what is omitted, keeping the type', async () => {
-    const garage = await locationId(trove, owner, 'Garage');
-    const tag = await tagId(trove, owner, 'Important');
-    const entity = await createEntity(trove, owner, {
+    const garage = await locationId(t.trove, t.owner, 'Garage');
+    const tag = await tagId(t.trove, t.owner, 'Important');
+    const entity = await createEntity(t.trove, t.owner, {
       name: 'Saw',
       parentId: garage,
       tagIds: [tag],
       quantity: 3,
       manufacturer: 'Bosch',
     });
-    const full = await trove.http
+    const full = await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({
         name: 'Circular saw',
         description: 'For wood',
@@ -106,9 +97,9 @@ describe('PUT /api/v1/entities/{id}', () => {
     ]);
 
     const colour = full.body.fields[0].id as string;
-    const minimal = await trove.http
+    const minimal = await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({
         name: 'Saw',
         fields: [{ id: colour, type: 'text', name: 'Colour', textValue: 'red' }],
@@ -131,9 +122,9 @@ describe('PUT /api/v1/entities/{id}', () => {
   });
 
   it('PUT refuses bad input, loops and foreign references, changing nothing', async () => {
-    const box = await createEntity(trove, owner, { name: 'Box' });
-    const inner = await createEntity(trove, owner, { name: 'Inner', parentId: box.id });
-    const before = await trove.http.get(`/api/v1/entities/${box.id}`).set(auth(owner));
+    const box = await createEntity(t.trove, t.owner, { name: 'Box' });
+    const inner = await createEntity(t.trove, t.owner, { name: 'Inner', parentId: box.id });
+    const before = await t.trove.http.get(`/api/v1/entities/${box.id}`).set(auth(t.owner));
     const cases: [Record<string, unknown>, string][] = [
       [{}, 'name'],
       [{ name: 'Box', purchaseDate: 'yesterday' }, 'purchaseDate'],
@@ -141,9 +132,9 @@ describe('PUT /api/v1/entities/{id}', () => {
       [{ name: 'Box', assetId: 'abc' }, 'assetId'],
       [{ name: 'Box', parentId: box.id }, 'parentId'],
       [{ name: 'Box', parentId: inner.id }, 'parentId'],
-      [{ name: 'Box', parentId: await locationId(trove, stranger, 'Garage') }, 'parentId'],
-      [{ name: 'Box', tagIds: [await tagId(trove, stranger, 'IOT')] }, 'tagIds'],
-      [{ name: 'Box', entityTypeId: await typeId(trove, stranger, 'Item') }, 'entityTypeId'],
+      [{ name: 'Box', parentId: await locationId(t.trove, t.stranger, 'Garage') }, 'parentId'],
+      [{ name: 'Box', tagIds: [await tagId(t.trove, t.stranger, 'IOT')] }, 'tagIds'],
+      [{ name: 'Box', entityTypeId: await typeId(t.trove, t.stranger, 'Item') }, 'entityTypeId'],
       [{ name: 'Box', fields: [{ type: 'colour', name: '' }] }, 'fields.0.type'],
       [{ name: 'Box', fields: [{ id: randomUUID(), type: 'text', name: 'x' }] }, 'fields.0.id'],
       [
@@ -160,28 +151,28 @@ describe('PUT /api/v1/entities/{id}', () => {
       ],
     ];
     for (const [body, field] of cases) {
-      const response = await trove.http
+      const response = await t.trove.http
         .put(`/api/v1/entities/${box.id}`)
-        .set(auth(owner))
+        .set(auth(t.owner))
         .send(body);
       expect([JSON.stringify(body), response.status]).toEqual([JSON.stringify(body), 422]);
       expect(Object.keys(response.body.fields)).toContain(field);
     }
-    const after = await trove.http.get(`/api/v1/entities/${box.id}`).set(auth(owner));
+    const after = await t.trove.http.get(`/api/v1/entities/${box.id}`).set(auth(t.owner));
     expect(after.body).toEqual(before.body);
-    await trove.http
+    await t.trove.http
       .put(`/api/v1/entities/${box.id}`)
-      .set(auth(stranger))
+      .set(auth(t.stranger))
       .send({ name: 'Mine now' })
       .expect(404);
   });
 
   it('PUT keeps the custom fields in the order last sent, also in a duplicate', async () => {
-    const entity = await createEntity(trove, owner, { name: 'Camera' });
+    const entity = await createEntity(t.trove, t.owner, { name: 'Camera' });
     const put = (fields: object[]) =>
-      trove.http
+      t.trove.http
         .put(`/api/v1/entities/${entity.id}`)
-        .set(auth(owner))
+        .set(auth(t.owner))
         .send({ name: 'Camera', fields })
         .expect(200);
     const first = await put(
@@ -204,28 +195,31 @@ describe('PUT /api/v1/entities/{id}', () => {
       zoom.id,
       aperture.id,
     ]);
-    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner)).expect(200);
+    const read = await t.trove.http
+      .get(`/api/v1/entities/${entity.id}`)
+      .set(auth(t.owner))
+      .expect(200);
     expect(read.body.fields).toEqual(second.body.fields);
 
-    const copy = await trove.http
+    const copy = await t.trove.http
       .post(`/api/v1/entities/${entity.id}/duplicate`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({ copyCustomFields: true })
       .expect(201);
     expect(names(copy.body)).toEqual(['Mount', 'Added', 'Zoom', 'aperture']);
   });
 
   it('PUT keeps number values up to ±(2^53 − 1), beyond 32 bits', async () => {
-    const entity = await createEntity(trove, owner, { name: 'Odometer' });
+    const entity = await createEntity(t.trove, t.owner, { name: 'Odometer' });
     const numbers = [
       Number.MAX_SAFE_INTEGER,
       -Number.MAX_SAFE_INTEGER,
       2_147_483_648,
       -2_147_483_649,
     ];
-    const response = await trove.http
+    const response = await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({
         name: 'Odometer',
         fields: numbers.map((numberValue, index) => ({
@@ -244,15 +238,18 @@ describe('PUT /api/v1/entities/{id}', () => {
       booleanValue: false,
     }));
     expect(response.body.fields).toEqual(expected);
-    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner)).expect(200);
+    const read = await t.trove.http
+      .get(`/api/v1/entities/${entity.id}`)
+      .set(auth(t.owner))
+      .expect(200);
     expect(read.body.fields).toEqual(expected);
   });
 
   it('PUT adds a field whose id is the zero UUID, "" or null', async () => {
-    const entity = await createEntity(trove, owner, { name: 'Kettle' });
-    const response = await trove.http
+    const entity = await createEntity(t.trove, t.owner, { name: 'Kettle' });
+    const response = await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
-      .set(auth(owner))
+      .set(auth(t.owner))
       .send({
         name: 'Kettle',
         fields: [
@@ -273,20 +270,20 @@ describe('PUT /api/v1/entities/{id}', () => {
   });
 
   it('needs a valid token, refuses viewers, and changes nothing', async () => {
-    const viewer = await signUpMember(trove, owner, 'viewer');
-    const entity = await createEntity(trove, owner, { name: 'Guarded' });
-    await expectUnauthenticated(trove, 'put', `/api/v1/entities/${entity.id}`, { name: 'x' });
-    await trove.http
+    const viewer = await signUpMember(t.trove, t.owner, 'viewer');
+    const entity = await createEntity(t.trove, t.owner, { name: 'Guarded' });
+    await expectUnauthenticated(t.trove, 'put', `/api/v1/entities/${entity.id}`, { name: 'x' });
+    await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
       .set(auth(viewer))
       .send({ name: 'x' })
       .expect(403);
-    await trove.http
+    await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
-      .set(auth(stranger))
+      .set(auth(t.stranger))
       .send({ name: 'x' })
       .expect(404, { error: `entity ${entity.id} not found` });
-    const read = await trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(owner));
+    const read = await t.trove.http.get(`/api/v1/entities/${entity.id}`).set(auth(t.owner));
     expect(read.body).toMatchObject({ name: 'Guarded', quantity: 1 });
   });
 });

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Method } from './auth-expectations.js';
-import type { Session } from './factories.js';
-import type { TestApp } from './test-app.js';
+import { signUp, type Session } from './factories.js';
+import { createTestApp, type TestApp } from './test-app.js';
 
 /** A well-formed id that no row has. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -37,4 +37,30 @@ export async function createEntity<T extends { id: string } = EntityBody>(
   );
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body as T;
+}
+
+/** The app and users the tests of one file share. */
+export interface SharedTestApp {
+  trove: TestApp;
+  /** A user with a group of their own. */
+  owner: Session;
+  /** A user of another group. */
+  stranger: Session;
+}
+
+/**
+ * Boots an app with an owner and a stranger before the tests of the calling file (then runs
+ * `setup`, for what its tests share) and closes it after them. The returned object is filled in
+ * by then.
+ */
+export function useSharedApp(setup?: (shared: SharedTestApp) => Promise<void>): SharedTestApp {
+  const shared = {} as SharedTestApp;
+  beforeAll(async () => {
+    shared.trove = await createTestApp();
+    shared.owner = await signUp(shared.trove);
+    shared.stranger = await signUp(shared.trove);
+    await setup?.(shared);
+  });
+  afterAll(() => shared.trove.close());
+  return shared;
 }
