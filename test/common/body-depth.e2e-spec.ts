@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 
 /** JSON text of `levels` arrays inside each other around `"x"`. */
 const nestedArrays = (levels: number): string => `${'['.repeat(levels)}"x"${']'.repeat(levels)}`;
@@ -8,17 +7,10 @@ const nestedArrays = (levels: number): string => `${'['.repeat(levels)}"x"${']'.
 const TOO_DEEP = { error: 'request body nests deeper than 32 levels' };
 
 describe('request bodies nested too deeply', () => {
-  let trove: TestApp;
-  let owner: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   it('refuses a login body nested 2,000 levels with a 400 and issues no token', async () => {
-    const response = await trove.http
+    const response = await t.trove.http
       .post('/api/v1/users/login')
       .set('Content-Type', 'application/json')
       .send(`{"username": ${nestedArrays(2000)}, "password": "x"}`)
@@ -35,16 +27,16 @@ describe('request bodies nested too deeply', () => {
       ['put', '/api/v1/users/self/settings'],
       ['post', '/api/v1/tags'],
     ] as const) {
-      const response = await trove.http[method](path)
-        .set('Authorization', owner.authorization)
+      const response = await t.trove.http[method](path)
+        .set('Authorization', t.owner.authorization)
         .set('Content-Type', 'application/json')
         .send(deep);
       expect(response.status, `${method} ${path}`).toBe(400);
       expect(response.body).toEqual(TOO_DEEP);
     }
-    const settings = await trove.http
+    const settings = await t.trove.http
       .get('/api/v1/users/self/settings')
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .expect(200);
     expect(settings.body).toEqual({ item: null });
   });
@@ -52,14 +44,14 @@ describe('request bodies nested too deeply', () => {
   it('counts objects and arrays alike, and allows exactly 32 levels', async () => {
     // The body object is level 1, so 31 more arrays make 32 levels: accepted by the limit and
     // refused by the login's own validation.
-    const atLimit = await trove.http
+    const atLimit = await t.trove.http
       .post('/api/v1/users/login')
       .set('Content-Type', 'application/json')
       .send(`{"username": ${nestedArrays(31)}, "password": "x"}`);
     expect(atLimit.status).toBe(422);
     let objects = '"x"';
     for (let level = 0; level < 32; level += 1) objects = `{"a": ${objects}}`;
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/login')
       .set('Content-Type', 'application/json')
       .send(`{"username": ${objects}, "password": "x"}`)
@@ -67,7 +59,7 @@ describe('request bodies nested too deeply', () => {
   });
 
   it('refuses a body that is nothing but nesting, up to the body size limit', async () => {
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/login')
       .set('Content-Type', 'application/json')
       .send(nestedArrays(500_000))
@@ -75,10 +67,10 @@ describe('request bodies nested too deeply', () => {
   });
 
   it('stays healthy afterwards', async () => {
-    await trove.http.get('/api/v1/health/ready').expect(200);
-    await trove.http
+    await t.trove.http.get('/api/v1/health/ready').expect(200);
+    await t.trove.http
       .post('/api/v1/users/login')
-      .send({ username: owner.email, password: owner.password })
+      .send({ username: t.owner.email, password: t.owner.password })
       .expect(200);
   });
 });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 
 /**
  * Creating an entity runs as a prepared statement on pg's pool, whose errors are pg's own
@@ -8,12 +7,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
  * database make PostgreSQL refuse chosen names, so each kind of error comes from that path.
  */
 describe('database errors of prepared statements', () => {
-  let trove: TestApp;
-  let owner: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
+  const t = useSharedApp(async ({ trove }) => {
     await trove.query(
       `CREATE UNIQUE INDEX test_entities_twin_key ON entities (group_id, name) WHERE name = 'Twin'`,
     );
@@ -26,10 +20,12 @@ describe('database errors of prepared statements', () => {
          CHECK (name <> 'Divide' OR 1 / (length(name) - 6) = 0)`,
     );
   });
-  afterAll(() => trove.close());
 
   const create = (name: string) =>
-    trove.http.post('/api/v1/entities').set('Authorization', owner.authorization).send({ name });
+    t.trove.http
+      .post('/api/v1/entities')
+      .set('Authorization', t.owner.authorization)
+      .send({ name });
 
   it('answers a unique violation with 409', async () => {
     await create('Twin').expect(201);
@@ -49,9 +45,9 @@ describe('database errors of prepared statements', () => {
   });
 
   it('wrote nothing for the refused requests', async () => {
-    const rows = await trove.query<{ name: string }>(
+    const rows = await t.trove.query<{ name: string }>(
       `SELECT name FROM entities WHERE group_id = $1 AND name IN ('Twin', 'Forbidden', 'Divide')`,
-      [owner.groupId],
+      [t.owner.groupId],
     );
     expect(rows).toEqual([{ name: 'Twin' }]);
   });

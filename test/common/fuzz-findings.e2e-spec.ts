@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 import { createEntity } from '../entities/entity-helpers.js';
-import { signUp, uniqueEmail, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { uniqueEmail } from '../support/factories.js';
 
 /** Requests the OpenAPI fuzz test answered with a 500, each now a 4xx naming what is wrong. */
 describe('inputs the fuzz test found', () => {
-  let trove: TestApp;
-  let owner: Session;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   it('refuses a price JavaScript writes with an exponent (1e-7) with a 422', async () => {
-    const entity = await createEntity(trove, owner, { name: 'Lamp' });
+    const entity = await createEntity(t.trove, t.owner, { name: 'Lamp' });
     for (const purchasePrice of [1e-7, 5e-324]) {
-      await trove.http
+      await t.trove.http
         .put(`/api/v1/entities/${entity.id}`)
-        .set('Authorization', owner.authorization)
+        .set('Authorization', t.owner.authorization)
         .send({ name: 'Lamp', purchasePrice, soldPrice: 1.5e-9 })
         .expect(422, {
           error: 'Validation Error',
@@ -29,9 +22,9 @@ describe('inputs the fuzz test found', () => {
           },
         });
     }
-    const saved = await trove.http
+    const saved = await t.trove.http
       .put(`/api/v1/entities/${entity.id}`)
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .send({ name: 'Lamp', purchasePrice: 19.9999 })
       .expect(200);
     expect(saved.body.purchasePrice).toBe(19.9999);
@@ -39,20 +32,20 @@ describe('inputs the fuzz test found', () => {
 
   it('refuses unpaired surrogates (JSON "\\ud800") in any text with a 422 naming the field', async () => {
     const problem = 'must be valid Unicode text (it has an unpaired surrogate)';
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/register')
       .set('Content-Type', 'application/json')
       .send('{"name": "x", "email": "\\ud800", "password": "correct horse battery"}')
       .expect(422, { error: 'Validation Error', fields: { email: `email ${problem}` } });
-    await trove.http
+    await t.trove.http
       .post('/api/v1/tags')
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .set('Content-Type', 'application/json')
       .send('{"name": "a\\udc00b"}')
       .expect(422, { error: 'Validation Error', fields: { name: `name ${problem}` } });
     // A pair is one character, and welcome.
     const email = uniqueEmail();
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/register')
       .set('Content-Type', 'application/json')
       .send(`{"name": "\\ud83d\\ude00", "email": "${email}", "password": "correct horse battery"}`)

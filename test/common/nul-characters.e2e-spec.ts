@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 import { pdf, upload } from '../attachments/attachment-helpers.js';
 import { createEntity } from '../entities/entity-helpers.js';
-import { signUp, uniqueEmail, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { uniqueEmail } from '../support/factories.js';
 
 const nulField = (field: string) => ({
   error: 'Validation Error',
@@ -10,36 +10,31 @@ const nulField = (field: string) => ({
 });
 
 describe('NUL characters in input', () => {
-  let trove: TestApp;
-  let owner: Session;
   let entityId: string;
 
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
+  const t = useSharedApp(async ({ trove, owner }) => {
     entityId = (await createEntity(trove, owner, { name: 'Drill' })).id;
   });
-  afterAll(() => trove.close());
 
   const as = (method: 'get' | 'post' | 'put', path: string) =>
-    trove.http[method](path).set('Authorization', owner.authorization);
+    t.trove.http[method](path).set('Authorization', t.owner.authorization);
 
   it('refuses them in login and registration bodies with a 422 naming the field', async () => {
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/login')
       .send({ username: 'a\u0000@example.com', password: 'correct horse battery' })
       .expect(422, nulField('username'));
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/login')
       .type('form')
       .send('username=someone%40example.com&password=pass%00word')
       .expect(422, nulField('password'));
     const email = uniqueEmail();
-    await trove.http
+    await t.trove.http
       .post('/api/v1/users/register')
       .send({ name: 'Nul\u0000Name', email, password: 'correct horse battery' })
       .expect(422, nulField('name'));
-    const stored = await trove.query('SELECT 1 FROM users WHERE email = $1', [email]);
+    const stored = await t.trove.query('SELECT 1 FROM users WHERE email = $1', [email]);
     expect(stored).toEqual([]);
   });
 
@@ -54,7 +49,7 @@ describe('NUL characters in input', () => {
     await as('put', `/api/v1/entities/${entityId}`)
       .send({ name: 'Drill', fields: [{ name: 'Volts', type: 'text', textValue: '18\u0000' }] })
       .expect(422, nulField('fields.0.textValue'));
-    const [entity] = await trove.query<{ notes: string }>(
+    const [entity] = await t.trove.query<{ notes: string }>(
       'SELECT notes FROM entities WHERE id = $1',
       [entityId],
     );
@@ -62,7 +57,10 @@ describe('NUL characters in input', () => {
   });
 
   it('refuses them in multipart text fields', async () => {
-    const response = await upload(trove, owner, entityId, { content: pdf(), name: 'a\u0000.pdf' });
+    const response = await upload(t.trove, t.owner, entityId, {
+      content: pdf(),
+      name: 'a\u0000.pdf',
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual(nulField('name'));
   });
@@ -87,7 +85,7 @@ describe('NUL characters in input', () => {
 
   it('keeps other unusual text: right-to-left marks and astral characters', async () => {
     const name = '\u202Eevil \u{1F600} \u{10FFFD}';
-    const created = await createEntity(trove, owner, { name });
+    const created = await createEntity(t.trove, t.owner, { name });
     expect(created.name).toBe(name);
     await as('get', `/api/v1/entities?q=${encodeURIComponent('\u{1F600}')}`).expect(200);
   });

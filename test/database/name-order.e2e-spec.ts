@@ -3,11 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { compareByName, nameOrder } from '../../src/database/name-order.js';
-import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const NAMES = [
   'apple',
@@ -59,19 +58,13 @@ async function sortedOnServer(
 }
 
 describe('one ordering rule for names', () => {
-  let trove: TestApp;
-  let owner: Session;
   const rows = NAMES.map((name) => ({ id: randomUUID(), name }));
   const expected = [...rows].sort(compareByName).map((row) => row.name);
 
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-  });
-  afterAll(() => trove.close());
+  const t = useSharedApp();
 
   it('orders alike in SQL on this run’s server and in TypeScript', async () => {
-    expect(await sortedOnServer(trove.database.url, rows)).toEqual(expected);
+    expect(await sortedOnServer(t.trove.database.url, rows)).toEqual(expected);
   });
 
   it('orders alike on the embedded server, whatever server the run uses', async () => {
@@ -87,15 +80,15 @@ describe('one ordering rule for names', () => {
 
   it('lists tags in that order', async () => {
     for (const name of NAMES.filter((name) => name.trim() === name)) {
-      await trove.http
+      await t.trove.http
         .post('/api/v1/tags')
-        .set('Authorization', owner.authorization)
+        .set('Authorization', t.owner.authorization)
         .send({ name })
         .expect(201);
     }
-    const response = await trove.http
+    const response = await t.trove.http
       .get('/api/v1/tags')
-      .set('Authorization', owner.authorization)
+      .set('Authorization', t.owner.authorization)
       .expect(200);
     const tags = response.body as { id: string; name: string }[];
     expect(tags.map((tag) => tag.name)).toEqual(

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSharedApp } from '../support/api.js';
 import {
   attachmentSummaryJson,
   toAttachmentSummary,
@@ -22,30 +23,23 @@ import {
 import { EntityTypeRecord } from '../../src/entity-types/entity-type.record.js';
 import { tagSummaryJson, toTagSummary } from '../../src/tags/tag.mapper.js';
 import { TagRecord } from '../../src/tags/tag.record.js';
-import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Each shape that PostgreSQL builds as JSON for speed is also built by a TypeScript mapper; for
  * the same stored row both must give the same object.
  */
 describe('response shapes built in SQL and in TypeScript', () => {
-  let trove: TestApp;
-  let owner: Session;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
+  const t = useSharedApp(({ trove }) => {
     dataSource = trove.app.get(DataSource);
   });
-  afterAll(() => trove.close());
 
   const post = async (path: string, body: object): Promise<{ id: string }> =>
     (
-      await trove.http
+      await t.trove.http
         .post(path)
-        .set('Authorization', owner.authorization)
+        .set('Authorization', t.owner.authorization)
         .send(body)
         .expect((response) => expect(response.status).toBeLessThan(300))
     ).body as { id: string };
@@ -61,7 +55,7 @@ describe('response shapes built in SQL and in TypeScript', () => {
     });
     for (const id of [parent.id, tag.id]) {
       const record = await dataSource.getRepository(TagRecord).findOneByOrFail({ id });
-      const [row] = await trove.query<{ view: unknown }>(
+      const [row] = await t.trove.query<{ view: unknown }>(
         `SELECT ${tagSummaryJson('g')} AS view FROM tags g WHERE g.id = $1`,
         [id],
       );
@@ -83,7 +77,7 @@ describe('response shapes built in SQL and in TypeScript', () => {
       const record = await dataSource
         .getRepository(EntityTypeRecord)
         .findOneOrFail({ where: { id }, relations: { defaultTemplate: true } });
-      const [row] = await trove.query<{ view: unknown }>(
+      const [row] = await t.trove.query<{ view: unknown }>(
         `SELECT ${entityTypeSummaryJson('t', 'tpl')} AS view FROM entity_types t
          LEFT JOIN entity_templates tpl ON tpl.id = t.default_template_id WHERE t.id = $1`,
         [id],
@@ -94,19 +88,19 @@ describe('response shapes built in SQL and in TypeScript', () => {
 
   /** Inserts a row and returns its id. */
   const insert = async (sql: string, params: unknown[]): Promise<string> =>
-    (await trove.query<{ id: string }>(`${sql} RETURNING id`, params))[0].id;
+    (await t.trove.query<{ id: string }>(`${sql} RETURNING id`, params))[0].id;
 
   it('attachment summary, with and without a thumbnail', async () => {
     const entity = await post('/api/v1/entities', { name: 'Camera' });
     const thumbnail = await insert(
       `INSERT INTO attachments (entity_id, type, title, path, mime_type)
        VALUES ($1, 'thumbnail', 'front.webp', $2, 'image/webp')`,
-      [entity.id, `${owner.groupId}/thumbnails/front`],
+      [entity.id, `${t.owner.groupId}/thumbnails/front`],
     );
     const photo = await insert(
       `INSERT INTO attachments (entity_id, type, "primary", title, path, mime_type, thumbnail_id)
        VALUES ($1, 'photo', true, 'Front "view" ü', $2, 'image/jpeg', $3)`,
-      [entity.id, `${owner.groupId}/documents/front`, thumbnail],
+      [entity.id, `${t.owner.groupId}/documents/front`, thumbnail],
     );
     const link = await insert(
       `INSERT INTO attachments (entity_id, type, title, path, mime_type)
@@ -117,7 +111,7 @@ describe('response shapes built in SQL and in TypeScript', () => {
       const record = await dataSource
         .getRepository(AttachmentRecord)
         .findOneOrFail({ where: { id }, relations: { thumbnail: true } });
-      const [row] = await trove.query<{ view: unknown }>(
+      const [row] = await t.trove.query<{ view: unknown }>(
         `SELECT ${attachmentSummaryJson('a', 'th')} AS view FROM attachments a
          LEFT JOIN attachments th ON th.id = a.thumbnail_id WHERE a.id = $1`,
         [id],
@@ -140,7 +134,7 @@ describe('response shapes built in SQL and in TypeScript', () => {
         [entity.id, type, name, text, number, flag, position],
       );
       const record = await dataSource.getRepository(EntityFieldRecord).findOneByOrFail({ id });
-      const [row] = await trove.query<{ view: unknown }>(
+      const [row] = await t.trove.query<{ view: unknown }>(
         `SELECT ${entityFieldJson('f')} AS view FROM entity_fields f WHERE f.id = $1`,
         [id],
       );
@@ -167,7 +161,7 @@ describe('response shapes built in SQL and in TypeScript', () => {
       quantity: 3,
       tagIds: tags.map((tag) => tag.id),
     });
-    await trove.query(
+    await t.trove.query(
       `UPDATE entities SET purchase_price = 12.5, sold_date = '2026-03-04', insured = true,
        archived = true WHERE id = $1`,
       [item.id],
@@ -189,7 +183,7 @@ describe('response shapes built in SQL and in TypeScript', () => {
         relations: { entityType: { defaultTemplate: true }, tags: true },
       });
     const sqlView = async (id: string) => {
-      const rows = await trove.query<EntityViewRow>(CHILD_SUMMARIES, [owner.groupId, [id]]);
+      const rows = await t.trove.query<EntityViewRow>(CHILD_SUMMARIES, [t.owner.groupId, [id]]);
       return toEntityViews(rows).shown[0];
     };
     const shelfView = toEntityChildSummary(await load(shelf.id), {

@@ -53,7 +53,9 @@ export interface SharedTestApp {
  * `setup`, for what its tests share) and closes it after them. The returned object is filled in
  * by then.
  */
-export function useSharedApp(setup?: (shared: SharedTestApp) => Promise<void>): SharedTestApp {
+export function useSharedApp(
+  setup?: (shared: SharedTestApp) => Promise<void> | void,
+): SharedTestApp {
   const shared = {} as SharedTestApp;
   beforeAll(async () => {
     shared.trove = await createTestApp();
