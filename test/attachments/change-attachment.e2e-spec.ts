@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   attachmentRows,
@@ -23,7 +23,6 @@ const primaries = (entity: EntityWithAttachments): Record<string, boolean> =>
   Object.fromEntries(entity.attachments.map((item) => [item.title, item.primary]));
 
 describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{attachment_id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
@@ -31,27 +30,26 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
   let photoA: Buffer;
   let photoB: Buffer;
 
+  const app = useTestApp({ TROVE_THUMBNAIL_ENABLED: 'false' });
   beforeAll(async () => {
-    trove = await createTestApp({ TROVE_THUMBNAIL_ENABLED: 'false' });
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
     photoA = await jpeg(40, 20);
     photoB = await jpeg(20, 40);
   });
-  afterAll(() => trove.close());
 
   const put = (session: Session, entityId: string, id: string, body: object) =>
-    as(trove, session, 'put', attachmentUrl(entityId, id)).send(body);
+    as(app.trove, session, 'put', attachmentUrl(entityId, id)).send(body);
   const remove = (session: Session, entityId: string, id: string) =>
-    as(trove, session, 'delete', attachmentUrl(entityId, id));
+    as(app.trove, session, 'delete', attachmentUrl(entityId, id));
 
   describe('primary rules on upload', () => {
     it('makes the first photo primary, later ones not, and primary=true the only primary', async () => {
-      const entity = await createEntity(trove, owner);
+      const entity = await createEntity(app.trove, owner);
 
-      const manual = await uploadOk(trove, owner, entity.id, {
+      const manual = await uploadOk(app.trove, owner, entity.id, {
         content: Buffer.from('manual'),
         name: 'manual.txt',
         primary: 'true',
@@ -59,11 +57,14 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
       expect(manual.attachment.primary).toBe(false);
       expect(manual.entity.imageId).toBeNull();
 
-      const first = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      const first = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
       expect(first.attachment.primary).toBe(true);
       expect(first.entity.imageId).toBe(first.attachment.id);
 
-      const second = await uploadOk(trove, owner, entity.id, { content: photoB, name: 'b.jpg' });
+      const second = await uploadOk(app.trove, owner, entity.id, {
+        content: photoB,
+        name: 'b.jpg',
+      });
       expect(primaries(second.entity)).toEqual({
         'manual.txt': false,
         'a.jpg': true,
@@ -71,7 +72,7 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
       });
       expect(second.entity.imageId).toBe(first.attachment.id);
 
-      const third = await uploadOk(trove, owner, entity.id, {
+      const third = await uploadOk(app.trove, owner, entity.id, {
         content: photoB,
         name: 'c.jpg',
         primary: 'true',
@@ -86,17 +87,23 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
     });
 
     it('set-primary-photos gives each entity with photos but no primary its oldest photo', async () => {
-      const withPrimary = await createEntity(trove, owner, 'Has one');
-      const without = await createEntity(trove, owner, 'Lost it');
-      const theirs = await createEntity(trove, outsider, 'Theirs');
-      const kept = await uploadOk(trove, owner, withPrimary.id, { content: photoA, name: 'a.jpg' });
-      const oldest = await uploadOk(trove, owner, without.id, { content: photoA, name: 'old.jpg' });
-      await uploadOk(trove, owner, without.id, { content: photoB, name: 'new.jpg' });
+      const withPrimary = await createEntity(app.trove, owner, 'Has one');
+      const without = await createEntity(app.trove, owner, 'Lost it');
+      const theirs = await createEntity(app.trove, outsider, 'Theirs');
+      const kept = await uploadOk(app.trove, owner, withPrimary.id, {
+        content: photoA,
+        name: 'a.jpg',
+      });
+      const oldest = await uploadOk(app.trove, owner, without.id, {
+        content: photoA,
+        name: 'old.jpg',
+      });
+      await uploadOk(app.trove, owner, without.id, { content: photoB, name: 'new.jpg' });
       await put(owner, without.id, oldest.attachment.id, {
         type: 'photo',
         title: 'old.jpg',
       }).expect(200);
-      const foreign = await uploadOk(trove, outsider, theirs.id, {
+      const foreign = await uploadOk(app.trove, outsider, theirs.id, {
         content: photoA,
         name: 'x.jpg',
       });
@@ -104,24 +111,24 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
         type: 'photo',
         title: 'x.jpg',
       }).expect(200);
-      expect((await getEntity(trove, owner, without.id)).imageId).toBeNull();
+      expect((await getEntity(app.trove, owner, without.id)).imageId).toBeNull();
 
-      const response = await as(trove, member, 'post', '/api/v1/actions/set-primary-photos');
+      const response = await as(app.trove, member, 'post', '/api/v1/actions/set-primary-photos');
 
       expect([response.status, response.body]).toEqual([200, { completed: 1 }]);
-      expect((await getEntity(trove, owner, without.id)).imageId).toBe(oldest.attachment.id);
-      expect((await getEntity(trove, owner, withPrimary.id)).imageId).toBe(kept.attachment.id);
-      expect((await getEntity(trove, outsider, theirs.id)).imageId).toBeNull();
-      const again = await as(trove, owner, 'post', '/api/v1/actions/set-primary-photos');
+      expect((await getEntity(app.trove, owner, without.id)).imageId).toBe(oldest.attachment.id);
+      expect((await getEntity(app.trove, owner, withPrimary.id)).imageId).toBe(kept.attachment.id);
+      expect((await getEntity(app.trove, outsider, theirs.id)).imageId).toBeNull();
+      const again = await as(app.trove, owner, 'post', '/api/v1/actions/set-primary-photos');
       expect(again.body).toEqual({ completed: 0 });
     });
   });
 
   describe('PUT', () => {
     it('replaces type, title and primary, and making a photo primary clears the others', async () => {
-      const entity = await createEntity(trove, owner);
-      const a = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
-      const b = await uploadOk(trove, owner, entity.id, { content: photoB, name: 'b.jpg' });
+      const entity = await createEntity(app.trove, owner);
+      const a = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      const b = await uploadOk(app.trove, owner, entity.id, { content: photoB, name: 'b.jpg' });
 
       const response = await put(member, entity.id, b.attachment.id, {
         type: 'photo',
@@ -144,8 +151,8 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
     });
 
     it('is a full replacement: omitted primary is false, and only photos can be primary', async () => {
-      const entity = await createEntity(trove, owner);
-      const a = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      const entity = await createEntity(app.trove, owner);
+      const a = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
 
       const asReceipt = await put(owner, entity.id, a.attachment.id, {
         type: 'receipt',
@@ -174,9 +181,9 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
     });
 
     it('422 for a missing or bad type, title or primary, and nothing changes', async () => {
-      const entity = await createEntity(trove, owner);
-      const a = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
-      const before = await getEntity(trove, owner, entity.id);
+      const entity = await createEntity(app.trove, owner);
+      const a = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      const before = await getEntity(app.trove, owner, entity.id);
 
       const missing = await put(owner, entity.id, a.attachment.id, {});
       const bad = await put(owner, entity.id, a.attachment.id, {
@@ -200,33 +207,33 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
         422,
         validation({ title: 'title must not contain control characters' }),
       ]);
-      expect(await getEntity(trove, owner, entity.id)).toEqual(before);
+      expect(await getEntity(app.trove, owner, entity.id)).toEqual(before);
     });
   });
 
   describe('DELETE', () => {
     it('204, and the stored file stays until the last attachment using it goes', async () => {
-      const first = await createEntity(trove, owner, 'First');
-      const second = await createEntity(trove, owner, 'Second');
+      const first = await createEntity(app.trove, owner, 'First');
+      const second = await createEntity(app.trove, owner, 'Second');
       const content = Buffer.from('shared between three attachments');
-      const one = await uploadOk(trove, owner, first.id, { content, name: 'one.txt' });
-      const two = await uploadOk(trove, owner, first.id, { content, name: 'two.txt' });
-      const three = await uploadOk(trove, owner, second.id, { content, name: 'three.txt' });
+      const one = await uploadOk(app.trove, owner, first.id, { content, name: 'one.txt' });
+      const two = await uploadOk(app.trove, owner, first.id, { content, name: 'two.txt' });
+      const three = await uploadOk(app.trove, owner, second.id, { content, name: 'three.txt' });
       const key = one.attachment.path;
       expect([two.attachment.path, three.attachment.path]).toEqual([key, key]);
 
       const response = await remove(member, first.id, one.attachment.id);
       expect([response.status, response.text]).toEqual([204, '']);
-      expect(await storedKeys(trove)).toContain(key);
-      expect((await getEntity(trove, owner, first.id)).attachments.map((a) => a.title)).toEqual([
-        'two.txt',
-      ]);
+      expect(await storedKeys(app.trove)).toContain(key);
+      expect((await getEntity(app.trove, owner, first.id)).attachments.map((a) => a.title)).toEqual(
+        ['two.txt'],
+      );
 
       await remove(owner, first.id, two.attachment.id).expect(204);
-      expect(await storedKeys(trove)).toContain(key);
+      expect(await storedKeys(app.trove)).toContain(key);
 
       await remove(owner, second.id, three.attachment.id).expect(204);
-      expect(await storedKeys(trove)).not.toContain(key);
+      expect(await storedKeys(app.trove)).not.toContain(key);
       const again = await remove(owner, second.id, three.attachment.id);
       expect([again.status, again.body]).toEqual([
         404,
@@ -235,13 +242,13 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
     });
 
     it('deleting the primary photo leaves the entity without an image', async () => {
-      const entity = await createEntity(trove, owner);
-      const a = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
-      await uploadOk(trove, owner, entity.id, { content: photoB, name: 'b.jpg' });
+      const entity = await createEntity(app.trove, owner);
+      const a = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      await uploadOk(app.trove, owner, entity.id, { content: photoB, name: 'b.jpg' });
 
       await remove(owner, entity.id, a.attachment.id).expect(204);
 
-      const after = await getEntity(trove, owner, entity.id);
+      const after = await getEntity(app.trove, owner, entity.id);
       expect(after.imageId).toBeNull();
       expect(after.attachments.map((item) => [item.title, item.primary])).toEqual([
         ['b.jpg', false],
@@ -249,44 +256,49 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
     });
 
     it('deleting an entity deletes the files no other attachment uses', async () => {
-      const doomed = await createEntity(trove, owner, 'Doomed');
-      const survivor = await createEntity(trove, owner, 'Survivor');
+      const doomed = await createEntity(app.trove, owner, 'Doomed');
+      const survivor = await createEntity(app.trove, owner, 'Survivor');
       const own = Buffer.from('only on the doomed entity');
       const shared = Buffer.from('also on the survivor');
-      const ownKey = (await uploadOk(trove, owner, doomed.id, { content: own, name: 'own.txt' }))
-        .attachment.path;
-      const sharedKey = (
-        await uploadOk(trove, owner, doomed.id, { content: shared, name: 's.txt' })
+      const ownKey = (
+        await uploadOk(app.trove, owner, doomed.id, { content: own, name: 'own.txt' })
       ).attachment.path;
-      await uploadOk(trove, owner, survivor.id, { content: shared, name: 's.txt' });
-      await as(trove, owner, 'post', `/api/v1/entities/${doomed.id}/attachments/external`)
+      const sharedKey = (
+        await uploadOk(app.trove, owner, doomed.id, { content: shared, name: 's.txt' })
+      ).attachment.path;
+      await uploadOk(app.trove, owner, survivor.id, { content: shared, name: 's.txt' });
+      await as(app.trove, owner, 'post', `/api/v1/entities/${doomed.id}/attachments/external`)
         .send({ source_type: 'link', external_id: 'https://example.com/x' })
         .expect(201);
 
-      await as(trove, owner, 'delete', `/api/v1/entities/${doomed.id}`).expect(204);
+      await as(app.trove, owner, 'delete', `/api/v1/entities/${doomed.id}`).expect(204);
 
-      const keys = await storedKeys(trove);
+      const keys = await storedKeys(app.trove);
       expect(keys).not.toContain(ownKey);
       expect(keys).toContain(sharedKey);
-      expect(await attachmentRows(trove, doomed.id)).toEqual([]);
+      expect(await attachmentRows(app.trove, doomed.id)).toEqual([]);
     });
 
     it('deleting a group deletes its files', async () => {
-      const leaving = await signUp(trove, { name: 'Leaving' });
-      const other = await as(trove, leaving, 'post', '/api/v1/groups').send({ name: 'Other' });
+      const leaving = await signUp(app.trove, { name: 'Leaving' });
+      const other = await as(app.trove, leaving, 'post', '/api/v1/groups').send({ name: 'Other' });
       expect(other.status).toBe(201);
-      const entity = await createEntity(trove, leaving, 'Box');
+      const entity = await createEntity(app.trove, leaving, 'Box');
       const keys = [
-        (await uploadOk(trove, leaving, entity.id, { content: photoA, name: 'a.jpg' })).attachment
-          .path,
-        (await uploadOk(trove, leaving, entity.id, { content: Buffer.from('t'), name: 't.txt' }))
+        (await uploadOk(app.trove, leaving, entity.id, { content: photoA, name: 'a.jpg' }))
           .attachment.path,
+        (
+          await uploadOk(app.trove, leaving, entity.id, {
+            content: Buffer.from('t'),
+            name: 't.txt',
+          })
+        ).attachment.path,
       ];
-      const unrelated = await storedKeys(trove);
+      const unrelated = await storedKeys(app.trove);
 
-      await as(trove, leaving, 'delete', '/api/v1/groups').expect(204);
+      await as(app.trove, leaving, 'delete', '/api/v1/groups').expect(204);
 
-      const after = await storedKeys(trove);
+      const after = await storedKeys(app.trove);
       for (const key of keys) expect(after).not.toContain(key);
       expect(after).toEqual(unrelated.filter((key) => !keys.includes(key)));
     });
@@ -294,24 +306,24 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
 
   describe('missing or bad token', () => {
     it('401 on PUT and DELETE', async () => {
-      const entity = await createEntity(trove, owner);
-      const a = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      const entity = await createEntity(app.trove, owner);
+      const a = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
       const url = attachmentUrl(entity.id, a.attachment.id);
 
       for (const method of ['put', 'delete'] as const) {
-        const none = await trove.http[method](url).send({ type: 'photo', title: 'x' });
-        const forged = await trove.http[method](url)
+        const none = await app.trove.http[method](url).send({ type: 'photo', title: 'x' });
+        const forged = await app.trove.http[method](url)
           .set('Authorization', FORGED_TOKEN)
           .send({ type: 'photo', title: 'x' });
         expect([method, none.status, none.body]).toEqual([method, 401, NO_TOKEN]);
         expect([method, forged.status, forged.body]).toEqual([method, 401, BAD_TOKEN]);
       }
-      expect((await getEntity(trove, owner, entity.id)).attachments).toHaveLength(1);
+      expect((await getEntity(app.trove, owner, entity.id)).attachments).toHaveLength(1);
     });
 
     it('403 for a viewer and for the attachment token', async () => {
-      const entity = await createEntity(trove, owner);
-      const a = await uploadOk(trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
+      const entity = await createEntity(app.trove, owner);
+      const a = await uploadOk(app.trove, owner, entity.id, { content: photoA, name: 'a.jpg' });
       const url = attachmentUrl(entity.id, a.attachment.id);
 
       const viewerPut = await put(viewer, entity.id, a.attachment.id, {
@@ -319,22 +331,27 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
         title: 'x',
       });
       const viewerDelete = await remove(viewer, entity.id, a.attachment.id);
-      const tokenDelete = await trove.http.delete(`${url}?access_token=${owner.attachmentToken}`);
+      const tokenDelete = await app.trove.http.delete(
+        `${url}?access_token=${owner.attachmentToken}`,
+      );
 
       expect([viewerPut.status, viewerPut.body]).toEqual([403, VIEWER_ONLY_READS]);
       expect([viewerDelete.status, viewerDelete.body]).toEqual([403, VIEWER_ONLY_READS]);
       expect(tokenDelete.status).toBe(403);
-      expect((await getEntity(trove, owner, entity.id)).attachments).toEqual([a.attachment]);
+      expect((await getEntity(app.trove, owner, entity.id)).attachments).toEqual([a.attachment]);
     });
   });
 
   describe("another entity's or group's attachment", () => {
     it('404 on PUT and DELETE, and nothing changes', async () => {
-      const mine = await createEntity(trove, owner, 'Mine');
-      const sibling = await createEntity(trove, owner, 'Sibling');
-      const theirs = await createEntity(trove, outsider, 'Theirs');
-      const my = await uploadOk(trove, owner, mine.id, { content: photoA, name: 'a.jpg' });
-      const their = await uploadOk(trove, outsider, theirs.id, { content: photoA, name: 'a.jpg' });
+      const mine = await createEntity(app.trove, owner, 'Mine');
+      const sibling = await createEntity(app.trove, owner, 'Sibling');
+      const theirs = await createEntity(app.trove, outsider, 'Theirs');
+      const my = await uploadOk(app.trove, owner, mine.id, { content: photoA, name: 'a.jpg' });
+      const their = await uploadOk(app.trove, outsider, theirs.id, {
+        content: photoA,
+        name: 'a.jpg',
+      });
       const body = { type: 'manual', title: 'hijacked' };
 
       const answers = [
@@ -351,9 +368,11 @@ describe('primary photos, PUT and DELETE /api/v1/entities/{id}/attachments/{atta
       expect(answers.map((answer) => answer.status)).toEqual([
         404, 404, 404, 404, 404, 404, 404, 404,
       ]);
-      expect((await getEntity(trove, owner, mine.id)).attachments).toEqual([my.attachment]);
-      expect((await getEntity(trove, outsider, theirs.id)).attachments).toEqual([their.attachment]);
-      expect(await storedKeys(trove)).toContain(their.attachment.path);
+      expect((await getEntity(app.trove, owner, mine.id)).attachments).toEqual([my.attachment]);
+      expect((await getEntity(app.trove, outsider, theirs.id)).attachments).toEqual([
+        their.attachment,
+      ]);
+      expect(await storedKeys(app.trove)).toContain(their.attachment.path);
     });
   });
 });

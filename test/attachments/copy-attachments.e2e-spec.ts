@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { AttachmentsService } from '../../src/attachments/attachments.service.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   attachmentsUrl,
@@ -15,35 +15,37 @@ import {
 
 /** The service API entities call when duplicating an entity with its attachments. */
 describe('AttachmentsService.copyAll', () => {
-  let trove: TestApp;
   let attachments: AttachmentsService;
   let owner: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    attachments = trove.app.get(AttachmentsService);
-    owner = await signUp(trove);
+    attachments = app.trove.app.get(AttachmentsService);
+    owner = await signUp(app.trove);
   });
-  afterAll(() => trove.close());
 
   it('copies files, links and the primary photo, sharing the files and not the thumbnails', async () => {
-    const source = await createEntity(trove, owner, 'Original');
-    const target = await createEntity(trove, owner, 'Copy');
-    const photo = await uploadOk(trove, owner, source.id, {
+    const source = await createEntity(app.trove, owner, 'Original');
+    const target = await createEntity(app.trove, owner, 'Copy');
+    const photo = await uploadOk(app.trove, owner, source.id, {
       content: await jpeg(64, 48),
       name: 'front.jpg',
       type: 'photo',
     });
-    await waitForThumbnail(trove, owner, source.id, photo.attachment.id);
-    await uploadOk(trove, owner, source.id, { content: pdf(), name: 'manual.pdf', type: 'manual' });
-    await as(trove, owner, 'post', `${attachmentsUrl(source.id)}/external`)
+    await waitForThumbnail(app.trove, owner, source.id, photo.attachment.id);
+    await uploadOk(app.trove, owner, source.id, {
+      content: pdf(),
+      name: 'manual.pdf',
+      type: 'manual',
+    });
+    await as(app.trove, owner, 'post', `${attachmentsUrl(source.id)}/external`)
       .send({ source_type: 'link', external_id: 'https://example.com/specs', title: 'Specs' })
       .expect(201);
 
     await attachments.copyAll(source.id, target.id);
 
-    const original = await getEntity(trove, owner, source.id);
-    const copy = await getEntity(trove, owner, target.id);
+    const original = await getEntity(app.trove, owner, source.id);
+    const copy = await getEntity(app.trove, owner, target.id);
     const shape = (entity: typeof copy) =>
       entity.attachments
         .map(({ title, type, primary, mimeType, path }) => ({
@@ -58,7 +60,7 @@ describe('AttachmentsService.copyAll', () => {
     expect(copy.attachments).toHaveLength(3);
     expect(copy.attachments.every((item) => item.thumbnail === null)).toBe(true);
     expect(copy.attachments.map((item) => item.id)).not.toContain(photo.attachment.id);
-    const rows = await trove.query<{ type: string }>(
+    const rows = await app.trove.query<{ type: string }>(
       'SELECT type FROM attachments WHERE entity_id = $1',
       [target.id],
     );
@@ -66,9 +68,9 @@ describe('AttachmentsService.copyAll', () => {
   });
 
   it('copies nothing from an entity without attachments', async () => {
-    const source = await createEntity(trove, owner, 'Empty');
-    const target = await createEntity(trove, owner, 'Empty copy');
+    const source = await createEntity(app.trove, owner, 'Empty');
+    const target = await createEntity(app.trove, owner, 'Empty copy');
     await attachments.copyAll(source.id, target.id);
-    expect((await getEntity(trove, owner, target.id)).attachments).toEqual([]);
+    expect((await getEntity(app.trove, owner, target.id)).attachments).toEqual([]);
   });
 });

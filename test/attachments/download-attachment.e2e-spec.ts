@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signIn, signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   attachmentUrl,
@@ -23,7 +23,6 @@ const jwtId = (token: string): string =>
   (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { jti: string }).jti;
 
 describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
@@ -33,24 +32,23 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
   let text: AttachmentBody;
   const textBytes = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz\n');
 
+  const app = useTestApp({ TROVE_THUMBNAIL_ENABLED: 'false' });
   beforeAll(async () => {
-    trove = await createTestApp({ TROVE_THUMBNAIL_ENABLED: 'false' });
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    entityId = (await createEntity(trove, owner, 'Camera')).id;
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    entityId = (await createEntity(app.trove, owner, 'Camera')).id;
     photoBytes = await jpeg(64, 32);
     photo = (
-      await uploadOk(trove, owner, entityId, { content: photoBytes, name: 'front view.jpg' })
+      await uploadOk(app.trove, owner, entityId, { content: photoBytes, name: 'front view.jpg' })
     ).attachment;
     text = (
-      await uploadOk(trove, owner, entityId, { content: textBytes, name: 'Übersicht (1).txt' })
+      await uploadOk(app.trove, owner, entityId, { content: textBytes, name: 'Übersicht (1).txt' })
     ).attachment;
   });
-  afterAll(() => trove.close());
 
   const get = (session: Session, id = photo.id, entity = entityId) =>
-    as(trove, session, 'get', attachmentUrl(entity, id)).buffer(true).parse(binary);
+    as(app.trove, session, 'get', attachmentUrl(entity, id)).buffer(true).parse(binary);
 
   describe('success', () => {
     it('sends a photo inline with its stored type, validators and the sandboxing headers', async () => {
@@ -76,7 +74,7 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
 
     it('sends a PDF inline and anything else as a download, the title encoded', async () => {
       const content = pdf();
-      const { attachment } = await uploadOk(trove, owner, entityId, {
+      const { attachment } = await uploadOk(app.trove, owner, entityId, {
         content,
         name: 'manual.pdf',
       });
@@ -100,7 +98,7 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
       const content = Buffer.from(
         '<html><body><script>fetch("/api/v1/users/self")</script></body></html>',
       );
-      const { attachment } = await uploadOk(trove, owner, entityId, { content, name: '.jpg' });
+      const { attachment } = await uploadOk(app.trove, owner, entityId, { content, name: '.jpg' });
 
       const response = await get(owner, attachment.id);
 
@@ -121,7 +119,7 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
     });
 
     it('answers HEAD with the headers and no body', async () => {
-      const response = await as(trove, owner, 'head', attachmentUrl(entityId, text.id));
+      const response = await as(app.trove, owner, 'head', attachmentUrl(entityId, text.id));
       expect(response.status).toBe(200);
       expect(response.headers['content-length']).toBe(String(textBytes.length));
       expect(response.headers['content-type']).toBe('text/plain');
@@ -163,7 +161,7 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
     });
 
     it('416 for a range that starts past the end', async () => {
-      const response = await as(trove, owner, 'get', attachmentUrl(entityId, text.id)).set(
+      const response = await as(app.trove, owner, 'get', attachmentUrl(entityId, text.id)).set(
         'Range',
         `bytes=${size}-`,
       );
@@ -216,11 +214,11 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
 
   describe('the attachment token', () => {
     it('downloads with ?access_token=, also naming the tenant', async () => {
-      const plain = await trove.http
+      const plain = await app.trove.http
         .get(`${attachmentUrl(entityId, photo.id)}?access_token=${owner.attachmentToken}`)
         .buffer(true)
         .parse(binary);
-      const withTenant = await trove.http
+      const withTenant = await app.trove.http
         .get(
           `${attachmentUrl(entityId, photo.id)}?access_token=${owner.attachmentToken}&tenant=${owner.groupId}`,
         )
@@ -233,43 +231,43 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
     });
 
     it('401 once the attachment token has expired', async () => {
-      const session = await signIn(trove, owner.email, owner.password);
+      const session = await signIn(app.trove, owner.email, owner.password);
       const url = `${attachmentUrl(entityId, photo.id)}?access_token=${session.attachmentToken}`;
-      expect((await trove.http.get(url)).status).toBe(200);
+      expect((await app.trove.http.get(url)).status).toBe(200);
 
-      await trove.query(
+      await app.trove.query(
         "UPDATE auth_tokens SET expires_at = now() - interval '1 second' WHERE id = $1",
         [jwtId(session.attachmentToken)],
       );
 
-      const response = await trove.http.get(url);
+      const response = await app.trove.http.get(url);
       expect([response.status, response.body]).toEqual([401, BAD_TOKEN]);
     });
 
     it('401 once the user has logged out everywhere', async () => {
-      const user = await signUp(trove, { name: 'Grace' });
-      const entity = await createEntity(trove, user, 'Laptop');
-      const { attachment } = await uploadOk(trove, user, entity.id, {
+      const user = await signUp(app.trove, { name: 'Grace' });
+      const entity = await createEntity(app.trove, user, 'Laptop');
+      const { attachment } = await uploadOk(app.trove, user, entity.id, {
         content: Buffer.from('grace'),
         name: 'notes.txt',
       });
       const url = `${attachmentUrl(entity.id, attachment.id)}?access_token=${user.attachmentToken}`;
-      expect((await trove.http.get(url)).status).toBe(200);
+      expect((await app.trove.http.get(url)).status).toBe(200);
 
-      await as(trove, user, 'post', '/api/v1/users/logout/all').expect(204);
+      await as(app.trove, user, 'post', '/api/v1/users/logout/all').expect(204);
 
-      const response = await trove.http.get(url);
+      const response = await app.trove.http.get(url);
       expect([response.status, response.body]).toEqual([401, BAD_TOKEN]);
     });
   });
 
   describe('missing or bad token', () => {
     it('401 without a token, with a forged one, or a forged ?access_token=', async () => {
-      const none = await trove.http.get(attachmentUrl(entityId, photo.id));
-      const forged = await trove.http
+      const none = await app.trove.http.get(attachmentUrl(entityId, photo.id));
+      const forged = await app.trove.http
         .get(attachmentUrl(entityId, photo.id))
         .set('Authorization', FORGED_TOKEN);
-      const forgedQuery = await trove.http.get(
+      const forgedQuery = await app.trove.http.get(
         `${attachmentUrl(entityId, photo.id)}?access_token=${FORGED_TOKEN.slice(7)}`,
       );
 
@@ -281,24 +279,29 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
 
   describe("another entity's or group's attachment", () => {
     it('404 for a valid attachment id under another entity, group or an unknown id', async () => {
-      const sibling = await createEntity(trove, owner, 'Tripod');
-      const theirs = await createEntity(trove, outsider, 'Their camera');
-      const { attachment: foreign } = await uploadOk(trove, outsider, theirs.id, {
+      const sibling = await createEntity(app.trove, owner, 'Tripod');
+      const theirs = await createEntity(app.trove, outsider, 'Their camera');
+      const { attachment: foreign } = await uploadOk(app.trove, outsider, theirs.id, {
         content: Buffer.from('secret'),
         name: 'secret.txt',
       });
 
-      const underSibling = await as(trove, owner, 'get', attachmentUrl(sibling.id, photo.id));
-      const foreignUnderMine = await as(trove, owner, 'get', attachmentUrl(entityId, foreign.id));
+      const underSibling = await as(app.trove, owner, 'get', attachmentUrl(sibling.id, photo.id));
+      const foreignUnderMine = await as(
+        app.trove,
+        owner,
+        'get',
+        attachmentUrl(entityId, foreign.id),
+      );
       const foreignUnderTheirs = await as(
-        trove,
+        app.trove,
         owner,
         'get',
         attachmentUrl(theirs.id, foreign.id),
       );
-      const mineByThem = await as(trove, outsider, 'get', attachmentUrl(entityId, photo.id));
-      const unknown = await as(trove, owner, 'get', attachmentUrl(entityId, UNKNOWN_ID));
-      const byTheirToken = await trove.http.get(
+      const mineByThem = await as(app.trove, outsider, 'get', attachmentUrl(entityId, photo.id));
+      const unknown = await as(app.trove, owner, 'get', attachmentUrl(entityId, UNKNOWN_ID));
+      const byTheirToken = await app.trove.http.get(
         `${attachmentUrl(entityId, photo.id)}?access_token=${outsider.attachmentToken}`,
       );
 
@@ -323,8 +326,8 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
     });
 
     it('400 for ids that are not UUIDs', async () => {
-      const badAttachment = await as(trove, owner, 'get', attachmentUrl(entityId, 'nope'));
-      const badEntity = await as(trove, owner, 'get', attachmentUrl('nope', photo.id));
+      const badAttachment = await as(app.trove, owner, 'get', attachmentUrl(entityId, 'nope'));
+      const badEntity = await as(app.trove, owner, 'get', attachmentUrl('nope', photo.id));
       expect([badAttachment.status, badAttachment.body]).toEqual([
         400,
         { error: 'invalid route key: attachment_id' },
@@ -333,13 +336,13 @@ describe('GET /api/v1/entities/{id}/attachments/{attachment_id}', () => {
     });
 
     it('404 when the stored file has gone missing', async () => {
-      const { attachment } = await uploadOk(trove, owner, entityId, {
+      const { attachment } = await uploadOk(app.trove, owner, entityId, {
         content: Buffer.from('soon gone'),
         name: 'gone.txt',
       });
-      await rm(path.join(trove.config.dataDir, 'attachments', ...attachment.path.split('/')));
+      await rm(path.join(app.trove.config.dataDir, 'attachments', ...attachment.path.split('/')));
 
-      const response = await as(trove, owner, 'get', attachmentUrl(entityId, attachment.id));
+      const response = await as(app.trove, owner, 'get', attachmentUrl(entityId, attachment.id));
 
       expect([response.status, response.body]).toEqual([
         404,

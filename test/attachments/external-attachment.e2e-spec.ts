@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   attachmentRows,
@@ -18,25 +18,23 @@ import {
 const LINK_ERROR = 'external_id must be an absolute http or https URL without user info';
 
 describe('POST /api/v1/entities/{id}/attachments/external', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const link = (session: Session, entityId: string, body: object) =>
-    as(trove, session, 'post', `/api/v1/entities/${entityId}/attachments/external`).send(body);
+    as(app.trove, session, 'post', `/api/v1/entities/${entityId}/attachments/external`).send(body);
 
   describe('success', () => {
     it('keeps the link, titled after the URL without query or fragment, never primary', async () => {
-      const entity = await createEntity(trove, owner);
+      const entity = await createEntity(app.trove, owner);
       const url = 'https://example.com/docs/manual.pdf?lang=en#page=2';
 
       const response = await link(owner, entity.id, {
@@ -64,8 +62,8 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
     });
 
     it('uses the given title, defaults the type to attachment, and downloading redirects', async () => {
-      const entity = await createEntity(trove, owner);
-      const before = await storedKeys(trove);
+      const entity = await createEntity(app.trove, owner);
+      const before = await storedKeys(app.trove);
 
       const response = await link(owner, entity.id, {
         source_type: 'link',
@@ -74,8 +72,8 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
         attachment_type: '',
       });
       const attachment = response.body.attachments[0];
-      const download = await as(trove, owner, 'get', attachmentUrl(entity.id, attachment.id));
-      const byToken = await trove.http.get(
+      const download = await as(app.trove, owner, 'get', attachmentUrl(entity.id, attachment.id));
+      const byToken = await app.trove.http.get(
         `${attachmentUrl(entity.id, attachment.id)}?access_token=${viewer.attachmentToken}`,
       );
 
@@ -88,18 +86,18 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
         302,
         'http://intranet.example/wiki/Camera',
       ]);
-      expect(await storedKeys(trove)).toEqual(before);
+      expect(await storedKeys(app.trove)).toEqual(before);
     });
 
     it('a link can be renamed and deleted like any attachment', async () => {
-      const entity = await createEntity(trove, owner);
+      const entity = await createEntity(app.trove, owner);
       const created = await link(owner, entity.id, {
         source_type: 'link',
         external_id: 'https://example.com/',
       });
       const id = created.body.attachments[0].id as string;
 
-      const renamed = await as(trove, owner, 'put', attachmentUrl(entity.id, id)).send({
+      const renamed = await as(app.trove, owner, 'put', attachmentUrl(entity.id, id)).send({
         type: 'photo',
         title: 'Home page',
         primary: true,
@@ -109,8 +107,8 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
         type: 'photo',
         primary: false,
       });
-      await as(trove, owner, 'delete', attachmentUrl(entity.id, id)).expect(204);
-      expect(await attachmentRows(trove, entity.id)).toEqual([]);
+      await as(app.trove, owner, 'delete', attachmentUrl(entity.id, id)).expect(204);
+      expect(await attachmentRows(app.trove, entity.id)).toEqual([]);
     });
   });
 
@@ -145,16 +143,16 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
         { title: 'title must be shorter than or equal to 255 characters' },
       ],
     ])('422 for %j', async (body, fields) => {
-      const entity = await createEntity(trove, owner);
+      const entity = await createEntity(app.trove, owner);
 
       const response = await link(owner, entity.id, body);
 
       expect([response.status, response.body]).toEqual([422, validation(fields)]);
-      expect(await attachmentRows(trove, entity.id)).toEqual([]);
+      expect(await attachmentRows(app.trove, entity.id)).toEqual([]);
     });
 
     it('422 for a URL over 2048 characters', async () => {
-      const entity = await createEntity(trove, owner);
+      const entity = await createEntity(app.trove, owner);
       const response = await link(owner, entity.id, {
         source_type: 'link',
         external_id: `https://example.com/${'a'.repeat(2048)}`,
@@ -168,24 +166,24 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
 
   describe('missing or bad token', () => {
     it('401 without a token or with a forged one; 403 for a viewer', async () => {
-      const entity = await createEntity(trove, owner);
+      const entity = await createEntity(app.trove, owner);
       const body = { source_type: 'link', external_id: 'https://example.com/' };
       const url = `/api/v1/entities/${entity.id}/attachments/external`;
 
-      const none = await trove.http.post(url).send(body);
-      const forged = await trove.http.post(url).set('Authorization', FORGED_TOKEN).send(body);
+      const none = await app.trove.http.post(url).send(body);
+      const forged = await app.trove.http.post(url).set('Authorization', FORGED_TOKEN).send(body);
       const byViewer = await link(viewer, entity.id, body);
 
       expect([none.status, none.body]).toEqual([401, NO_TOKEN]);
       expect([forged.status, forged.body]).toEqual([401, BAD_TOKEN]);
       expect([byViewer.status, byViewer.body]).toEqual([403, VIEWER_ONLY_READS]);
-      expect(await attachmentRows(trove, entity.id)).toEqual([]);
+      expect(await attachmentRows(app.trove, entity.id)).toEqual([]);
     });
   });
 
   describe("another group's entity", () => {
     it('404, and nothing is written', async () => {
-      const theirs = await createEntity(trove, outsider);
+      const theirs = await createEntity(app.trove, outsider);
       const body = { source_type: 'link', external_id: 'https://example.com/' };
 
       const foreign = await link(owner, theirs.id, body);
@@ -196,7 +194,7 @@ describe('POST /api/v1/entities/{id}/attachments/external', () => {
         { error: `entity ${theirs.id} not found` },
       ]);
       expect(unknown.status).toBe(404);
-      expect(await attachmentRows(trove, theirs.id)).toEqual([]);
+      expect(await attachmentRows(app.trove, theirs.id)).toEqual([]);
     });
   });
 });

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { collectRoutes } from '../support/routes.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('route declarations', () => {
-  let trove: TestApp;
-
-  beforeAll(async () => {
-    trove = await createTestApp({ TROVE_OIDC_ENABLED: 'false' });
-  });
-  afterAll(() => trove.close());
+  const app = useTestApp({ TROVE_OIDC_ENABLED: 'false' });
+  beforeAll(async () => {});
 
   it('match the committed list of routes with their public, scope and role declarations', async () => {
-    const routes = collectRoutes(trove.app);
+    const routes = collectRoutes(app.trove.app);
     expect(routes.length).toBeGreaterThan(10);
     await expect(`${JSON.stringify(routes, null, 2)}\n`).toMatchFileSnapshot(
       './route-declarations.snapshot.json',
@@ -19,7 +15,7 @@ describe('route declarations', () => {
   });
 
   it('leave public only the routes that must be', () => {
-    const publicRoutes = collectRoutes(trove.app)
+    const publicRoutes = collectRoutes(app.trove.app)
       .filter((route) => route.public)
       .map((route) => `${route.method} ${route.path}`);
     const allowed = [

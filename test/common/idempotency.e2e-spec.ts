@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { IdempotencyService } from '../../src/common/idempotency/idempotency.service.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const KEY = 'Idempotency-Key';
 const IN_PROGRESS = { error: 'a request with this Idempotency-Key is still in progress' };
@@ -33,37 +33,35 @@ const CREATING_OPERATIONS = [
 ];
 
 describe('Idempotency-Key on creating requests', () => {
-  let trove: TestApp;
   let ada: Session;
   let eve: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    ada = await signUp(trove, { name: 'Ada' });
-    eve = await signUp(trove, { name: 'Eve' });
+    ada = await signUp(app.trove, { name: 'Ada' });
+    eve = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const post = (session: Session, route: string, body: object, key?: string) => {
-    const request = trove.http.post(route).set('Authorization', session.authorization);
+    const request = app.trove.http.post(route).set('Authorization', session.authorization);
     return (key === undefined ? request : request.set(KEY, key)).send(body);
   };
   const entityCount = async (session: Session): Promise<number> => {
-    const response = await trove.http
+    const response = await app.trove.http
       .get('/api/v1/entities')
       .set('Authorization', session.authorization)
       .expect(200);
     return (response.body as { total: number }).total;
   };
   const tagNames = async (session: Session): Promise<string[]> => {
-    const response = await trove.http
+    const response = await app.trove.http
       .get('/api/v1/tags')
       .set('Authorization', session.authorization)
       .expect(200);
     return (response.body as { name: string }[]).map((tag) => tag.name);
   };
   const storedKeys = (key: string) =>
-    trove.query<{ user_id: string; response_status: number | null }>(
+    app.trove.query<{ user_id: string; response_status: number | null }>(
       'SELECT user_id, response_status FROM idempotency_keys WHERE key = $1',
       [key],
     );
@@ -94,7 +92,7 @@ describe('Idempotency-Key on creating requests', () => {
       expect(first.status).toBe(200);
       expect(second.status).toBe(200);
       expect(second.body).toEqual(first.body);
-      const invitations = await trove.http
+      const invitations = await app.trove.http
         .get('/api/v1/groups/invitations')
         .set('Authorization', ada.authorization)
         .expect(200);
@@ -108,7 +106,7 @@ describe('Idempotency-Key on creating requests', () => {
       const entity = await post(ada, '/api/v1/entities', { name: 'Camera' }).expect(201);
       const key = randomUUID();
       const upload = () =>
-        trove.http
+        app.trove.http
           .post(`/api/v1/entities/${entity.body.id}/attachments`)
           .set('Authorization', ada.authorization)
           .set(KEY, key)
@@ -123,7 +121,7 @@ describe('Idempotency-Key on creating requests', () => {
       expect(first.body.attachments).toHaveLength(1);
       expect(second.status).toBe(201);
       expect(second.body).toEqual(first.body);
-      const stored = await trove.http
+      const stored = await app.trove.http
         .get(`/api/v1/entities/${entity.body.id}`)
         .set('Authorization', ada.authorization)
         .expect(200);
@@ -181,7 +179,7 @@ describe('Idempotency-Key on creating requests', () => {
       const key = randomUUID();
       await post(ada, '/api/v1/tags', { name: 'Shared' }, key).expect(201);
 
-      const response = await trove.http
+      const response = await app.trove.http
         .post('/api/v1/tags')
         .set('Authorization', ada.authorization)
         .set('X-Tenant', group.body.id)
@@ -204,7 +202,7 @@ describe('Idempotency-Key on creating requests', () => {
       expect(eves.headers['idempotent-replayed']).toBeUndefined();
       expect(eves.body.id).not.toBe(adas.body.id);
       expect(await entityCount(eve)).toBe(eveBefore + 1);
-      await trove.http
+      await app.trove.http
         .get(`/api/v1/entities/${adas.body.id}`)
         .set('Authorization', eve.authorization)
         .expect(404);
@@ -236,7 +234,7 @@ describe('Idempotency-Key on creating requests', () => {
       const key = randomUUID();
       await post(ada, '/api/v1/tags', { name: 'Busy' }, key).expect(201);
       // Make the key unfinished again, as a request still running leaves it.
-      await trove.query(
+      await app.trove.query(
         'UPDATE idempotency_keys SET response_status = NULL, response_body = NULL WHERE key = $1',
         [key],
       );
@@ -251,7 +249,7 @@ describe('Idempotency-Key on creating requests', () => {
     it('take over a reservation abandoned for 10 minutes', async () => {
       const key = randomUUID();
       await post(ada, '/api/v1/tags', { name: 'Abandoned' }, key).expect(201);
-      await trove.query(
+      await app.trove.query(
         `UPDATE idempotency_keys SET response_status = NULL, response_body = NULL,
            created_at = now() - interval '11 minutes' WHERE key = $1`,
         [key],
@@ -284,7 +282,7 @@ describe('Idempotency-Key on creating requests', () => {
       const key = randomUUID();
       const before = await entityCount(ada);
       const first = await post(ada, '/api/v1/entities', { name: 'Old' }, key).expect(201);
-      await trove.query(
+      await app.trove.query(
         `UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 minute' WHERE key = $1`,
         [key],
       );
@@ -301,12 +299,12 @@ describe('Idempotency-Key on creating requests', () => {
       const young = randomUUID();
       await post(ada, '/api/v1/tags', { name: 'Purged' }, old).expect(201);
       await post(ada, '/api/v1/tags', { name: 'Kept' }, young).expect(201);
-      await trove.query(
+      await app.trove.query(
         `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`,
         [old],
       );
 
-      const purged = await trove.app.get(IdempotencyService).purge();
+      const purged = await app.trove.app.get(IdempotencyService).purge();
 
       expect(purged).toBeGreaterThanOrEqual(1);
       expect(await storedKeys(old)).toEqual([]);
@@ -337,7 +335,7 @@ describe('Idempotency-Key on creating requests', () => {
     it('are ignored on routes that create nothing', async () => {
       const tag = await post(ada, '/api/v1/tags', { name: 'Renamed' }).expect(201);
 
-      await trove.http
+      await app.trove.http
         .put(`/api/v1/tags/${tag.body.id}`)
         .set('Authorization', ada.authorization)
         .set(KEY, 'k'.repeat(300))
@@ -348,12 +346,12 @@ describe('Idempotency-Key on creating requests', () => {
 
   it('without a token is 401 and stores nothing', async () => {
     const key = randomUUID();
-    await trove.http.post('/api/v1/tags').set(KEY, key).send({ name: 'Anon' }).expect(401);
+    await app.trove.http.post('/api/v1/tags').set(KEY, key).send({ name: 'Anon' }).expect(401);
     expect(await storedKeys(key)).toEqual([]);
   });
 
   it('is documented on every creating operation', async () => {
-    const document = await trove.http.get('/swagger/openapi.json').expect(200);
+    const document = await app.trove.http.get('/swagger/openapi.json').expect(200);
     const withHeader: string[] = [];
     for (const item of Object.values(document.body.paths as Record<string, object>)) {
       for (const operation of Object.values(item) as {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 
 interface Currency {
   code: string;
@@ -10,16 +10,12 @@ interface Currency {
 }
 
 describe('GET /api/v1/currencies', () => {
-  let trove: TestApp;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-  });
-  afterAll(() => trove.close());
+  const app = useTestApp();
+  beforeAll(async () => {});
 
   describe('success', () => {
     it('answers 200 without a token, cacheable for ten minutes', async () => {
-      const response = await trove.http.get('/api/v1/currencies').expect(200);
+      const response = await app.trove.http.get('/api/v1/currencies').expect(200);
 
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.headers['cache-control']).toBe('max-age=600');
@@ -28,7 +24,7 @@ describe('GET /api/v1/currencies', () => {
     });
 
     it('lists every currency as exactly code, name, local, symbol and decimals', async () => {
-      const response = await trove.http.get('/api/v1/currencies').expect(200);
+      const response = await app.trove.http.get('/api/v1/currencies').expect(200);
 
       for (const currency of response.body as Currency[]) {
         expect(Object.keys(currency).sort()).toEqual([
@@ -54,7 +50,7 @@ describe('GET /api/v1/currencies', () => {
     });
 
     it('includes USD and EUR, and JPY without decimals', async () => {
-      const response = await trove.http.get('/api/v1/currencies').expect(200);
+      const response = await app.trove.http.get('/api/v1/currencies').expect(200);
       const byCode = new Map((response.body as Currency[]).map((item) => [item.code, item]));
 
       expect(byCode.get('USD')).toEqual({
@@ -75,7 +71,7 @@ describe('GET /api/v1/currencies', () => {
     });
 
     it('is sorted by name and has one entry per code', async () => {
-      const response = await trove.http.get('/api/v1/currencies').expect(200);
+      const response = await app.trove.http.get('/api/v1/currencies').expect(200);
       const list = response.body as Currency[];
 
       const names = list.map((item) => item.name);
@@ -85,22 +81,22 @@ describe('GET /api/v1/currencies', () => {
     });
 
     it('answers the same list every time', async () => {
-      const first = await trove.http.get('/api/v1/currencies').expect(200);
-      const second = await trove.http.get('/api/v1/currencies').expect(200);
+      const first = await app.trove.http.get('/api/v1/currencies').expect(200);
+      const second = await app.trove.http.get('/api/v1/currencies').expect(200);
       expect(second.body).toEqual(first.body);
     });
 
     it('accepts listed codes, sent in lower case, as a group currency', async () => {
-      await trove.http
+      await app.trove.http
         .post('/api/v1/users/register')
         .send({ name: 'Bea', email: 'bea-currency@example.com', password: 'correct horse battery' })
         .expect(204);
-      const login = await trove.http
+      const login = await app.trove.http
         .post('/api/v1/users/login')
         .send({ username: 'bea-currency@example.com', password: 'correct horse battery' })
         .expect(200);
       const authorization = `Bearer ${(login.body as { token: string }).token.replace(/^Bearer /, '')}`;
-      const list = (await trove.http.get('/api/v1/currencies').expect(200)).body as Currency[];
+      const list = (await app.trove.http.get('/api/v1/currencies').expect(200)).body as Currency[];
 
       const sample = list.filter(
         (item, index) =>
@@ -110,7 +106,7 @@ describe('GET /api/v1/currencies', () => {
       );
       expect(sample.length).toBeGreaterThan(10);
       for (const { code } of sample) {
-        const response = await trove.http
+        const response = await app.trove.http
           .put('/api/v1/groups')
           .set('Authorization', authorization)
           .send({ currency: code.toLowerCase() });
@@ -122,18 +118,18 @@ describe('GET /api/v1/currencies', () => {
 
   describe('bad input', () => {
     it('ignores query parameters and answers the full list', async () => {
-      const plain = await trove.http.get('/api/v1/currencies').expect(200);
-      const withQuery = await trove.http.get('/api/v1/currencies?code=USD&limit=1').expect(200);
+      const plain = await app.trove.http.get('/api/v1/currencies').expect(200);
+      const withQuery = await app.trove.http.get('/api/v1/currencies?code=USD&limit=1').expect(200);
       expect(withQuery.body).toEqual(plain.body);
     });
 
     it('has no write routes', async () => {
       for (const method of ['post', 'put', 'delete'] as const) {
-        const response = await trove.http[method]('/api/v1/currencies').send({ code: 'XXX' });
+        const response = await app.trove.http[method]('/api/v1/currencies').send({ code: 'XXX' });
         expect(response.status).toBe(404);
         expect(response.body).toEqual({ error: expect.any(String) });
       }
-      const list = await trove.http.get('/api/v1/currencies').expect(200);
+      const list = await app.trove.http.get('/api/v1/currencies').expect(200);
       expect(
         (list.body as Currency[]).some((item) => item.code === 'XXX' && item.name === ''),
       ).toBe(false);
@@ -142,8 +138,8 @@ describe('GET /api/v1/currencies', () => {
 
   describe('authentication', () => {
     it('needs no token and ignores a bad one, since the route is public', async () => {
-      const plain = await trove.http.get('/api/v1/currencies').expect(200);
-      const withBadToken = await trove.http
+      const plain = await app.trove.http.get('/api/v1/currencies').expect(200);
+      const withBadToken = await app.trove.http
         .get('/api/v1/currencies')
         .set('Authorization', 'Bearer not-a-token')
         .expect(200);
@@ -153,18 +149,18 @@ describe('GET /api/v1/currencies', () => {
 
   describe('another group', () => {
     it('answers a signed-in user the same list as an anonymous caller', async () => {
-      await trove.http
+      await app.trove.http
         .post('/api/v1/users/register')
         .send({ name: 'Ada', email: 'ada-currency@example.com', password: 'correct horse battery' })
         .expect(204);
-      const login = await trove.http
+      const login = await app.trove.http
         .post('/api/v1/users/login')
         .send({ username: 'ada-currency@example.com', password: 'correct horse battery' })
         .expect(200);
       const token = (login.body as { token: string }).token.replace(/^Bearer /, '');
 
-      const anonymous = await trove.http.get('/api/v1/currencies').expect(200);
-      const signedIn = await trove.http
+      const anonymous = await app.trove.http.get('/api/v1/currencies').expect(200);
+      const signedIn = await app.trove.http
         .get('/api/v1/currencies')
         .set('Authorization', `Bearer ${token}`)
         .expect(200);

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   CHILD_SUMMARY_KEYS,
   createEntity,
@@ -13,13 +13,12 @@ import {
 } from './entity-helpers.js';
 
 describe('GET /api/v1/entities', () => {
-  let trove: TestApp;
   let owner: Session;
   let stranger: Session;
   const ids: Record<string, string> = {};
 
   const list = async (query: Record<string, unknown>, session: Session = owner) => {
-    const response = await trove.http
+    const response = await app.trove.http
       .get('/api/v1/entities')
       .set('Authorization', session.authorization)
       .query(query);
@@ -35,19 +34,19 @@ describe('GET /api/v1/entities', () => {
   const names = async (query: Record<string, unknown>, session?: Session) =>
     (await list(query, session)).items.map((item) => item.name).sort();
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    stranger = await signUp(trove);
-    const garage = await locationId(trove, owner, 'Garage');
-    const kitchen = await locationId(trove, owner, 'Kitchen');
-    const electronics = await tagId(trove, owner, 'Electronics');
-    const parentTag = await trove.http
+    owner = await signUp(app.trove);
+    stranger = await signUp(app.trove);
+    const garage = await locationId(app.trove, owner, 'Garage');
+    const kitchen = await locationId(app.trove, owner, 'Kitchen');
+    const electronics = await tagId(app.trove, owner, 'Electronics');
+    const parentTag = await app.trove.http
       .post('/api/v1/tags')
       .set('Authorization', owner.authorization)
       .send({ name: 'Power tools' })
       .expect(201);
-    const childTag = await trove.http
+    const childTag = await app.trove.http
       .post('/api/v1/tags')
       .set('Authorization', owner.authorization)
       .send({ name: 'Drills', parentId: parentTag.body.id })
@@ -62,9 +61,9 @@ describe('GET /api/v1/entities', () => {
       body: Record<string, unknown>,
       update?: Record<string, unknown>,
     ) => {
-      const entity = await createEntity(trove, owner, { name, ...body });
+      const entity = await createEntity(app.trove, owner, { name, ...body });
       if (update) {
-        await trove.http
+        await app.trove.http
           .put(`/api/v1/entities/${entity.id}`)
           .set('Authorization', owner.authorization)
           .send({ name, assetId: entity.assetId, quantity: 1, ...body, ...update })
@@ -90,9 +89,8 @@ describe('GET /api/v1/entities', () => {
       { fields: [{ type: 'text', name: 'Connection', textValue: 'USB' }], manufacturer: 'Brother' },
     );
     await make('Cable', { parentId: ids['Label printer'] });
-    await createEntity(trove, stranger, { name: 'Stranger drill' });
+    await createEntity(app.trove, stranger, { name: 'Stranger drill' });
   });
-  afterAll(() => trove.close());
 
   it('answers the page shape with child summaries, echoing -1 without paging', async () => {
     const page = await list({});
@@ -129,7 +127,7 @@ describe('GET /api/v1/entities', () => {
   });
 
   it('finds an asset id with #', async () => {
-    const [row] = await trove.query<{ asset_id: string }>(
+    const [row] = await app.trove.query<{ asset_id: string }>(
       'SELECT asset_id FROM entities WHERE id = $1',
       [ids.Toaster],
     );
@@ -183,12 +181,12 @@ describe('GET /api/v1/entities', () => {
   });
 
   it('never shows another group’s entities, whatever their ids are used in', async () => {
-    const theirs = await locationId(trove, stranger, 'Kitchen');
-    const theirTag = await tagId(trove, stranger, 'Electronics');
+    const theirs = await locationId(app.trove, stranger, 'Kitchen');
+    const theirTag = await tagId(app.trove, stranger, 'Electronics');
     expect((await list({ parentIds: theirs })).items).toEqual([]);
     expect((await list({ tags: theirTag })).items).toEqual([]);
     expect((await list({ tags: theirTag, negateTags: 'true' })).total).toBe(5);
-    await createEntity(trove, stranger, { name: 'Secret', parentId: theirs });
+    await createEntity(app.trove, stranger, { name: 'Secret', parentId: theirs });
     expect((await list({ q: 'secret' })).items).toEqual([]);
     expect((await list({ parentIds: theirs }, stranger)).items.map((item) => item.name)).toEqual([
       'Secret',
@@ -197,24 +195,24 @@ describe('GET /api/v1/entities', () => {
 
   it('ignores ids that are not UUIDs and refuses a bad page number', async () => {
     expect((await list({ parentIds: 'kitchen', tags: 'nope' })).total).toBe(5);
-    const response = await trove.http
+    const response = await app.trove.http
       .get('/api/v1/entities')
       .set('Authorization', owner.authorization)
       .query({ page: 'first' })
       .expect(422);
     expect(Object.keys(response.body.fields)).toEqual(['page']);
-    await trove.http.get('/api/v1/entities').expect(401);
+    await app.trove.http.get('/api/v1/entities').expect(401);
   });
 
   it('issues the same number of SQL statements whatever the page size', async () => {
-    const location = await typeId(trove, owner, 'Location');
+    const location = await typeId(app.trove, owner, 'Location');
     for (let i = 0; i < 30; i++) {
-      const shelf = await createEntity(trove, owner, {
+      const shelf = await createEntity(app.trove, owner, {
         name: `Shelf ${i}`,
         entityTypeId: location,
         parentId: ids.garage,
       });
-      await createEntity(trove, owner, {
+      await createEntity(app.trove, owner, {
         name: `Bin ${i}`,
         parentId: shelf.id,
         tagIds: [ids.electronics],
@@ -231,7 +229,7 @@ describe('GET /api/v1/entities', () => {
         spy.mockRestore();
       }
     };
-    expect(trove.app.get(DataSource).isInitialized).toBe(true);
+    expect(app.trove.app.get(DataSource).isInitialized).toBe(true);
     const small = await counted(2);
     const large = await counted(30);
     expect(large).toBe(small);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   ENTITY_TYPES,
@@ -18,7 +18,6 @@ import {
 } from './entity-type-helpers.js';
 
 describe('POST /api/v1/entity-types', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
@@ -26,19 +25,18 @@ describe('POST /api/v1/entity-types', () => {
   let template: TemplateBody;
   let foreignTemplate: TemplateBody;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    template = await insertTemplate(trove, owner.groupId, 'Tool kit', 'Drills and bits');
-    foreignTemplate = await insertTemplate(trove, outsider.groupId, 'Eve’s kit');
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    template = await insertTemplate(app.trove, owner.groupId, 'Tool kit', 'Drills and bits');
+    foreignTemplate = await insertTemplate(app.trove, outsider.groupId, 'Eve’s kit');
   });
-  afterAll(() => trove.close());
 
   const create = (session: Session, body: unknown) =>
-    as(trove, session, 'post', ENTITY_TYPES).send(body as object);
+    as(app.trove, session, 'post', ENTITY_TYPES).send(body as object);
 
   describe('success', () => {
     it('creates a type from a name alone, with every other field at its default', async () => {
@@ -49,8 +47,8 @@ describe('POST /api/v1/entity-types', () => {
       expect(Object.keys(response.body).sort()).toEqual(SUMMARY_KEYS);
       const body = response.body as EntityTypeBody;
       expect(body.updatedAt).toBe(body.createdAt);
-      expect(await listTypes(trove, owner)).toContainEqual(body);
-      const [row] = await trove.query(
+      expect(await listTypes(app.trove, owner)).toContainEqual(body);
+      const [row] = await app.trove.query(
         'SELECT group_id, name, description, icon, is_location, default_template_id FROM entity_types WHERE id = $1',
         [body.id],
       );
@@ -85,7 +83,7 @@ describe('POST /api/v1/entity-types', () => {
         }),
       );
       expect(Object.keys(response.body).sort()).toEqual(SUMMARY_KEYS);
-      expect(await listTypes(trove, owner)).toContainEqual(response.body);
+      expect(await listTypes(app.trove, owner)).toContainEqual(response.body);
     });
 
     it('trims the name and accepts names of 1 and 255 characters', async () => {
@@ -124,7 +122,7 @@ describe('POST /api/v1/entity-types', () => {
       expect(body).toEqual(typeShape({ name: 'Sneaky' }));
       expect(body.id).not.toBe(UNKNOWN_ID);
       expect(body.createdAt).not.toBe('2000-01-01T00:00:00.000Z');
-      expect((await listTypes(trove, outsider)).map((type) => type.name)).toEqual([
+      expect((await listTypes(app.trove, outsider)).map((type) => type.name)).toEqual([
         'Item',
         'Location',
       ]);
@@ -137,13 +135,13 @@ describe('POST /api/v1/entity-types', () => {
       status: number,
       expected: object,
     ): Promise<void> => {
-      const before = await typeRows(trove, owner.groupId);
+      const before = await typeRows(app.trove, owner.groupId);
       const response = await create(owner, body);
       expect({ status: response.status, body: response.body as unknown }).toEqual({
         status,
         body: expected,
       });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     };
 
     it('answers 422 for a missing, empty, blank, too long or non-string name', async () => {
@@ -231,40 +229,40 @@ describe('POST /api/v1/entity-types', () => {
     });
 
     it('answers 400 for malformed JSON', async () => {
-      const before = await typeRows(trove, owner.groupId);
-      const response = await as(trove, owner, 'post', ENTITY_TYPES)
+      const before = await typeRows(app.trove, owner.groupId);
+      const response = await as(app.trove, owner, 'post', ENTITY_TYPES)
         .set('Content-Type', 'application/json')
         .send('{"name": "Broken"');
 
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: expect.stringMatching(/^malformed JSON body/) });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and writes nothing', async () => {
-      const before = await typeRows(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'post', ENTITY_TYPES, { name: 'Intruder' });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      const before = await typeRows(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'post', ENTITY_TYPES, { name: 'Intruder' });
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a viewer and writes nothing', async () => {
-      const before = await typeRows(trove, owner.groupId);
+      const before = await typeRows(app.trove, owner.groupId);
 
       const response = await create(viewer, { name: 'By viewer' });
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('creates in the caller’s own group only', async () => {
-      const before = await typeRows(trove, owner.groupId);
+      const before = await typeRows(app.trove, owner.groupId);
 
       const response = await create(outsider, {
         name: 'Eve’s type',
@@ -278,8 +276,8 @@ describe('POST /api/v1/entity-types', () => {
           defaultTemplate: foreignTemplate,
         }),
       );
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
-      expect((await listTypes(trove, owner)).map((type) => type.id)).not.toContain(
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
+      expect((await listTypes(app.trove, owner)).map((type) => type.id)).not.toContain(
         (response.body as EntityTypeBody).id,
       );
     });

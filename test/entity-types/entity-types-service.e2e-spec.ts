@@ -1,10 +1,10 @@
 import { NotFoundException } from '@nestjs/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { ValidationFailedException } from '../../src/common/errors/validation-failed.exception.js';
 import { Database } from '../../src/database/database.js';
 import { EntityTypesService } from '../../src/entity-types/entity-types.service.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   authUserOf,
@@ -17,35 +17,35 @@ import {
 
 /** The service API the entities module builds on. */
 describe('EntityTypesService', () => {
-  let trove: TestApp;
   let service: EntityTypesService;
   let db: Database;
   let owner: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    service = trove.app.get(EntityTypesService);
-    db = trove.app.get(Database);
-    owner = await signUp(trove, { name: 'Ada' });
-    outsider = await signUp(trove, { name: 'Eve' });
+    service = app.trove.app.get(EntityTypesService);
+    db = app.trove.app.get(Database);
+    owner = await signUp(app.trove, { name: 'Ada' });
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   /** A new group of `owner` without starter locations: only "Item" and "Location". */
   const newGroup = async (name: string): Promise<string> => {
-    const response = await as(trove, owner, 'post', '/api/v1/groups').send({ name }).expect(201);
+    const response = await as(app.trove, owner, 'post', '/api/v1/groups')
+      .send({ name })
+      .expect(201);
     return (response.body as { id: string }).id;
   };
 
   const typeCount = async (groupId: string, isLocation: boolean): Promise<number> =>
-    (await typeRows(trove, groupId)).filter((row) => row.is_location === isLocation).length;
+    (await typeRows(app.trove, groupId)).filter((row) => row.is_location === isLocation).length;
 
   describe('defaultType', () => {
     it('returns the oldest type of the kind, inside the caller’s transaction', async () => {
-      const item = await seededType(trove, owner, 'Item');
-      const location = await seededType(trove, owner, 'Location');
-      await createType(trove, owner, { name: 'A newer item type' });
+      const item = await seededType(app.trove, owner, 'Item');
+      const location = await seededType(app.trove, owner, 'Location');
+      await createType(app.trove, owner, { name: 'A newer item type' });
 
       const [forItems, forLocations] = await db.transaction(async () => [
         await service.defaultType(owner.groupId, false),
@@ -58,7 +58,7 @@ describe('EntityTypesService', () => {
 
     it('creates "Item" when the group has no item type', async () => {
       const groupId = await newGroup('No items');
-      await trove.query('DELETE FROM entity_types WHERE group_id = $1 AND NOT is_location', [
+      await app.trove.query('DELETE FROM entity_types WHERE group_id = $1 AND NOT is_location', [
         groupId,
       ]);
 
@@ -75,7 +75,7 @@ describe('EntityTypesService', () => {
         defaultTemplate: null,
       });
       expect(created.createdAt).toBeInstanceOf(Date);
-      const rows = await typeRows(trove, groupId);
+      const rows = await typeRows(app.trove, groupId);
       expect(rows.filter((row) => !row.is_location)).toEqual([
         expect.objectContaining({ id: created.id, name: 'Item' }),
       ]);
@@ -85,7 +85,9 @@ describe('EntityTypesService', () => {
 
     it('creates "Location" when the group has no location type', async () => {
       const groupId = await newGroup('No locations');
-      await trove.query('DELETE FROM entity_types WHERE group_id = $1 AND is_location', [groupId]);
+      await app.trove.query('DELETE FROM entity_types WHERE group_id = $1 AND is_location', [
+        groupId,
+      ]);
 
       const created = await service.defaultType(groupId, true);
 
@@ -95,7 +97,7 @@ describe('EntityTypesService', () => {
 
     it('leaves nothing behind when the caller’s transaction rolls back', async () => {
       const groupId = await newGroup('Rolled back');
-      await trove.query('DELETE FROM entity_types WHERE group_id = $1 AND NOT is_location', [
+      await app.trove.query('DELETE FROM entity_types WHERE group_id = $1 AND NOT is_location', [
         groupId,
       ]);
 
@@ -111,7 +113,7 @@ describe('EntityTypesService', () => {
 
     it('creates only one type when concurrent transactions need it', async () => {
       const groupId = await newGroup('Concurrent');
-      await trove.query('DELETE FROM entity_types WHERE group_id = $1 AND NOT is_location', [
+      await app.trove.query('DELETE FROM entity_types WHERE group_id = $1 AND NOT is_location', [
         groupId,
       ]);
 
@@ -132,8 +134,8 @@ describe('EntityTypesService', () => {
 
   describe('findOwnedOrFail', () => {
     it('returns a type of the caller’s group with its default template', async () => {
-      const template = await insertTemplate(trove, owner.groupId, 'Tool kit');
-      const type = await createType(trove, owner, {
+      const template = await insertTemplate(app.trove, owner.groupId, 'Tool kit');
+      const type = await createType(app.trove, owner, {
         name: 'Drill',
         defaultTemplateId: template.id,
       });
@@ -150,7 +152,7 @@ describe('EntityTypesService', () => {
     });
 
     it('throws 404 for an unknown or foreign id, or 422 naming the field when given', async () => {
-      const foreign = await seededType(trove, outsider, 'Item');
+      const foreign = await seededType(app.trove, outsider, 'Item');
 
       for (const id of [UNKNOWN_ID, foreign.id, 'not-a-uuid']) {
         const notFound = service.findOwnedOrFail(authUserOf(owner), id);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createType,
@@ -20,7 +20,6 @@ import {
 } from './entity-type-helpers.js';
 
 describe('PUT /api/v1/entity-types/{id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
@@ -30,20 +29,19 @@ describe('PUT /api/v1/entity-types/{id}', () => {
   let foreignTemplate: TemplateBody;
   let type: EntityTypeBody;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    template = await insertTemplate(trove, owner.groupId, 'Tool kit', 'Drills and bits');
-    otherTemplate = await insertTemplate(trove, owner.groupId, 'Pantry');
-    foreignTemplate = await insertTemplate(trove, outsider.groupId, 'Eve’s kit');
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    template = await insertTemplate(app.trove, owner.groupId, 'Tool kit', 'Drills and bits');
+    otherTemplate = await insertTemplate(app.trove, owner.groupId, 'Pantry');
+    foreignTemplate = await insertTemplate(app.trove, outsider.groupId, 'Eve’s kit');
   });
-  afterAll(() => trove.close());
 
   beforeEach(async () => {
-    type = await createType(trove, owner, {
+    type = await createType(app.trove, owner, {
       name: 'Drill',
       isLocation: true,
       icon: 'mdi-drill',
@@ -53,10 +51,10 @@ describe('PUT /api/v1/entity-types/{id}', () => {
   });
 
   const update = (session: Session, id: string, body: unknown) =>
-    as(trove, session, 'put', `${ENTITY_TYPES}/${id}`).send(body as object);
+    as(app.trove, session, 'put', `${ENTITY_TYPES}/${id}`).send(body as object);
 
   const rowOf = async (id: string) =>
-    (await trove.query('SELECT * FROM entity_types WHERE id = $1', [id]))[0];
+    (await app.trove.query('SELECT * FROM entity_types WHERE id = $1', [id]))[0];
 
   describe('success', () => {
     it('replaces every field and answers 200 with the summary', async () => {
@@ -85,7 +83,7 @@ describe('PUT /api/v1/entity-types/{id}', () => {
       expect(Object.keys(response.body).sort()).toEqual(SUMMARY_KEYS);
       const body = response.body as EntityTypeBody;
       expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.parse(type.updatedAt));
-      expect(await listTypes(trove, owner)).toContainEqual(body);
+      expect(await listTypes(app.trove, owner)).toContainEqual(body);
     });
 
     it('resets omitted isLocation, icon and defaultTemplateId, and keeps the description', async () => {
@@ -106,7 +104,7 @@ describe('PUT /api/v1/entity-types/{id}', () => {
         default_template_id: null,
       });
       expect(
-        await trove.query('SELECT id FROM entity_templates WHERE id = $1', [template.id]),
+        await app.trove.query('SELECT id FROM entity_templates WHERE id = $1', [template.id]),
       ).toEqual([{ id: template.id }]);
     });
 
@@ -138,7 +136,9 @@ describe('PUT /api/v1/entity-types/{id}', () => {
     });
 
     it('accepts back what GET returned', async () => {
-      const before = (await listTypes(trove, owner)).find((candidate) => candidate.id === type.id);
+      const before = (await listTypes(app.trove, owner)).find(
+        (candidate) => candidate.id === type.id,
+      );
 
       const response = await update(owner, type.id, before).expect(200);
 
@@ -146,19 +146,19 @@ describe('PUT /api/v1/entity-types/{id}', () => {
     });
 
     it('ignores the id in the body: the path wins', async () => {
-      const item = await seededType(trove, owner, 'Item');
+      const item = await seededType(app.trove, owner, 'Item');
 
       const response = await update(owner, type.id, { id: item.id, name: 'Hammer drill' }).expect(
         200,
       );
 
       expect((response.body as EntityTypeBody).id).toBe(type.id);
-      expect(await seededType(trove, owner, 'Item')).toEqual(item);
+      expect(await seededType(app.trove, owner, 'Item')).toEqual(item);
       expect((await rowOf(type.id)).name).toBe('Hammer drill');
     });
 
     it('may change the kind of a type that entities use', async () => {
-      const location = await seededType(trove, owner, 'Location');
+      const location = await seededType(app.trove, owner, 'Location');
 
       const response = await update(owner, location.id, { name: 'Place' }).expect(200);
 
@@ -176,13 +176,13 @@ describe('PUT /api/v1/entity-types/{id}', () => {
       status: number,
       expected: object,
     ): Promise<void> => {
-      const before = await typeRows(trove, owner.groupId);
+      const before = await typeRows(app.trove, owner.groupId);
       const response = await update(owner, id, body);
       expect({ status: response.status, body: response.body as unknown }).toEqual({
         status,
         body: expected,
       });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     };
 
     it('answers 422 for a missing, empty, blank, too long or non-string name', async () => {
@@ -271,40 +271,42 @@ describe('PUT /api/v1/entity-types/{id}', () => {
     });
 
     it('answers 400 for malformed JSON', async () => {
-      const before = await typeRows(trove, owner.groupId);
-      const response = await as(trove, owner, 'put', `${ENTITY_TYPES}/${type.id}`)
+      const before = await typeRows(app.trove, owner.groupId);
+      const response = await as(app.trove, owner, 'put', `${ENTITY_TYPES}/${type.id}`)
         .set('Content-Type', 'application/json')
         .send('{"name": ');
 
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: expect.stringMatching(/^malformed JSON body/) });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and writes nothing', async () => {
-      const before = await typeRows(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'put', `${ENTITY_TYPES}/${type.id}`, { name: 'Stolen' });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      const before = await typeRows(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'put', `${ENTITY_TYPES}/${type.id}`, {
+        name: 'Stolen',
+      });
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a viewer and writes nothing', async () => {
-      const before = await typeRows(trove, owner.groupId);
+      const before = await typeRows(app.trove, owner.groupId);
 
       const response = await update(viewer, type.id, { name: 'By viewer' });
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 404 for another group’s type and changes nothing', async () => {
-      const before = await typeRows(trove, owner.groupId);
+      const before = await typeRows(app.trove, owner.groupId);
 
       const response = await update(outsider, type.id, {
         name: 'Taken over',
@@ -313,19 +315,19 @@ describe('PUT /api/v1/entity-types/{id}', () => {
 
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `entity type ${type.id} not found` });
-      expect(await typeRows(trove, owner.groupId)).toEqual(before);
-      expect((await listTypes(trove, outsider)).map((candidate) => candidate.name)).toEqual([
+      expect(await typeRows(app.trove, owner.groupId)).toEqual(before);
+      expect((await listTypes(app.trove, outsider)).map((candidate) => candidate.name)).toEqual([
         'Item',
         'Location',
       ]);
     });
 
     it('does not let a body id reach another group’s type', async () => {
-      const theirs = await seededType(trove, outsider, 'Item');
+      const theirs = await seededType(app.trove, outsider, 'Item');
 
       await update(owner, type.id, { id: theirs.id, name: 'Mine' }).expect(200);
 
-      expect(await seededType(trove, outsider, 'Item')).toEqual(theirs);
+      expect(await seededType(app.trove, outsider, 'Item')).toEqual(theirs);
     });
   });
 });

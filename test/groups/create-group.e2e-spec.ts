@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   expectUnauthenticated,
@@ -16,19 +16,17 @@ import {
 } from './group-helpers.js';
 
 describe('POST /api/v1/groups', () => {
-  let trove: TestApp;
   let owner: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const create = (session: Session, body: object, tenant?: string) =>
-    as(trove, session, 'post', '/api/v1/groups', tenant).send(body);
+    as(app.trove, session, 'post', '/api/v1/groups', tenant).send(body);
 
   describe('success', () => {
     it('answers 201 with the new group, owned by the caller, leaving the default group alone', async () => {
@@ -40,11 +38,11 @@ describe('POST /api/v1/groups', () => {
       expect(group.id).not.toBe(owner.groupId);
       expect(new Date(group.createdAt).toISOString()).toBe(group.createdAt);
 
-      expect(await readGroup(trove, owner, group.id)).toEqual(group);
-      expect(await readMembers(trove, owner, group.id)).toEqual([memberShape(owner, 'owner')]);
-      expect(await readDefaultGroupId(trove, owner)).toBe(owner.groupId);
-      expect(await readGroup(trove, owner)).toEqual(groupShape(owner.groupId, "Ada's Home"));
-      expect((await readAllGroups(trove, owner)).map((g) => g.id).sort()).toEqual(
+      expect(await readGroup(app.trove, owner, group.id)).toEqual(group);
+      expect(await readMembers(app.trove, owner, group.id)).toEqual([memberShape(owner, 'owner')]);
+      expect(await readDefaultGroupId(app.trove, owner)).toBe(owner.groupId);
+      expect(await readGroup(app.trove, owner)).toEqual(groupShape(owner.groupId, "Ada's Home"));
+      expect((await readAllGroups(app.trove, owner)).map((g) => g.id).sort()).toEqual(
         [owner.groupId, group.id].sort(),
       );
     });
@@ -52,31 +50,33 @@ describe('POST /api/v1/groups', () => {
     it('lets the owner manage the new group, which starts without invitations', async () => {
       const group = (await create(owner, { name: 'Garage' }).expect(201)).body as GroupBody;
 
-      const renamed = await as(trove, owner, 'put', '/api/v1/groups', group.id)
+      const renamed = await as(app.trove, owner, 'put', '/api/v1/groups', group.id)
         .send({ name: 'Big Garage' })
         .expect(200);
       expect(renamed.body).toEqual(groupShape(group.id, 'Big Garage'));
-      const invitations = await as(trove, owner, 'get', '/api/v1/groups/invitations', group.id);
+      const invitations = await as(app.trove, owner, 'get', '/api/v1/groups/invitations', group.id);
       expect(invitations.status).toBe(200);
       expect(invitations.body).toEqual([]);
     });
 
     it('lets a viewer of one group create a group of their own, which they own', async () => {
-      const viewer = await signUpMember(trove, owner, 'viewer');
+      const viewer = await signUpMember(app.trove, owner, 'viewer');
 
       const response = await create(viewer, { name: 'Viewer’s own' }).expect(201);
 
       const group = response.body as GroupBody;
       expect(group).toEqual(groupShape(group.id, 'Viewer’s own'));
-      expect(await readMembers(trove, viewer, group.id)).toEqual([memberShape(viewer, 'owner')]);
-      expect(await readMembers(trove, owner)).toContainEqual(memberShape(viewer, 'viewer'));
-      expect(await readDefaultGroupId(trove, viewer)).toBe(owner.groupId);
+      expect(await readMembers(app.trove, viewer, group.id)).toEqual([
+        memberShape(viewer, 'owner'),
+      ]);
+      expect(await readMembers(app.trove, owner)).toContainEqual(memberShape(viewer, 'viewer'));
+      expect(await readDefaultGroupId(app.trove, viewer)).toBe(owner.groupId);
     });
   });
 
   describe('bad input', () => {
     it('answers 422 for a missing, empty, too long or non-string name and creates nothing', async () => {
-      const before = await readAllGroups(trove, owner);
+      const before = await readAllGroups(app.trove, owner);
 
       for (const body of [
         {},
@@ -99,7 +99,7 @@ describe('POST /api/v1/groups', () => {
           name: 'name must be longer than or equal to 1 characters; name must be a string',
         },
       });
-      expect(await readAllGroups(trove, owner)).toEqual(before);
+      expect(await readAllGroups(app.trove, owner)).toEqual(before);
     });
 
     it('ignores an id in the body: the new group gets its own id', async () => {
@@ -112,15 +112,17 @@ describe('POST /api/v1/groups', () => {
       const group = response.body as GroupBody;
       expect(group).toEqual(groupShape(group.id, 'Clone', 'USD'));
       expect(group.id).not.toBe(outsider.groupId);
-      expect(await readGroup(trove, outsider)).toEqual(groupShape(outsider.groupId, "Eve's Home"));
+      expect(await readGroup(app.trove, outsider)).toEqual(
+        groupShape(outsider.groupId, "Eve's Home"),
+      );
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and creates nothing', async () => {
-      const before = await readAllGroups(trove, owner);
-      await expectUnauthenticated(trove, 'post', '/api/v1/groups', { name: 'Sneaky' });
-      expect(await readAllGroups(trove, owner)).toEqual(before);
+      const before = await readAllGroups(app.trove, owner);
+      await expectUnauthenticated(app.trove, 'post', '/api/v1/groups', { name: 'Sneaky' });
+      expect(await readAllGroups(app.trove, owner)).toEqual(before);
     });
   });
 
@@ -128,20 +130,22 @@ describe('POST /api/v1/groups', () => {
     it('keeps a new group invisible to users of other groups', async () => {
       const group = (await create(owner, { name: 'Private' }).expect(201)).body as GroupBody;
 
-      const read = await as(trove, outsider, 'get', '/api/v1/groups', group.id);
+      const read = await as(app.trove, outsider, 'get', '/api/v1/groups', group.id);
       expect(read.status).toBe(403);
       expect(read.body).toEqual(NO_ACCESS);
-      expect((await readAllGroups(trove, outsider)).map((g) => g.id)).toEqual([outsider.groupId]);
+      expect((await readAllGroups(app.trove, outsider)).map((g) => g.id)).toEqual([
+        outsider.groupId,
+      ]);
     });
 
     it('answers 403 when the caller names a group they do not belong to, and creates nothing', async () => {
-      const before = await readAllGroups(trove, outsider);
+      const before = await readAllGroups(app.trove, outsider);
 
       const response = await create(outsider, { name: 'Via tenant' }, owner.groupId);
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(NO_ACCESS);
-      expect(await readAllGroups(trove, outsider)).toEqual(before);
+      expect(await readAllGroups(app.trove, outsider)).toEqual(before);
     });
   });
 });

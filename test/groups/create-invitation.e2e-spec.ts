@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   expectUnauthenticated,
@@ -17,23 +17,21 @@ const NOT_AN_INTEGER =
   'uses must not be greater than 100; uses must not be less than 1; uses must be an integer number';
 
 describe('POST /api/v1/groups/invitations', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const createInvitation = (session: Session, body: unknown, tenant?: string) =>
-    as(trove, session, 'post', '/api/v1/groups/invitations', tenant).send(body as object);
+    as(app.trove, session, 'post', '/api/v1/groups/invitations', tenant).send(body as object);
 
   describe('success', () => {
     it('answers 200 with exactly expiresAt, id, token and uses, expiring in 24 hours', async () => {
@@ -55,7 +53,7 @@ describe('POST /api/v1/groups/invitations', () => {
       expect(Date.parse(body.expiresAt)).toBeLessThanOrEqual(after + DAY_MS + 1000);
       expect(body.token.length).toBeGreaterThanOrEqual(20);
 
-      expect(await readInvitations(trove, owner)).toContainEqual({
+      expect(await readInvitations(app.trove, owner)).toContainEqual({
         id: body.id,
         expiresAt: body.expiresAt,
         uses: 3,
@@ -85,7 +83,7 @@ describe('POST /api/v1/groups/invitations', () => {
       const [a, b] = [first.body, second.body] as { id: string; token: string }[];
       expect(a.id).not.toBe(b.id);
       expect(a.token).not.toBe(b.token);
-      const listed = await readInvitations(trove, owner);
+      const listed = await readInvitations(app.trove, owner);
       expect(listed.find((item) => item.id === a.id)).toMatchObject({ expiresAt, uses: 1 });
       expect(listed.find((item) => item.id === b.id)).toMatchObject({ expiresAt, uses: 100 });
     });
@@ -93,13 +91,13 @@ describe('POST /api/v1/groups/invitations', () => {
     it('makes a viewer invitation whose guest joins as a viewer', async () => {
       const response = await createInvitation(owner, { uses: 1, role: 'viewer' }).expect(200);
       const { id, token } = response.body as { id: string; token: string };
-      expect((await readInvitations(trove, owner)).find((item) => item.id === id)?.role).toBe(
+      expect((await readInvitations(app.trove, owner)).find((item) => item.id === id)?.role).toBe(
         'viewer',
       );
 
-      const guest = await signUp(trove, { name: 'Guest', invitation: token });
+      const guest = await signUp(app.trove, { name: 'Guest', invitation: token });
 
-      expect(await readMembers(trove, owner)).toContainEqual(memberShape(guest, 'viewer'));
+      expect(await readMembers(app.trove, owner)).toContainEqual(memberShape(guest, 'viewer'));
     });
   });
 
@@ -117,18 +115,18 @@ describe('POST /api/v1/groups/invitations', () => {
     it.each(invalid)(
       'answers 422 with fields.uses when uses is %s, and creates nothing',
       async (_label, body, message) => {
-        const before = await readInvitations(trove, owner);
+        const before = await readInvitations(app.trove, owner);
 
         const response = await createInvitation(owner, body);
 
         expect(response.status).toBe(422);
         expect(response.body).toEqual({ error: 'Validation Error', fields: { uses: message } });
-        expect(await readInvitations(trove, owner)).toEqual(before);
+        expect(await readInvitations(app.trove, owner)).toEqual(before);
       },
     );
 
     it('answers 422 for a bad or past expiry and for an unknown role, and creates nothing', async () => {
-      const before = await readInvitations(trove, owner);
+      const before = await readInvitations(app.trove, owner);
 
       const notADate = await createInvitation(owner, { uses: 1, expiresAt: 'tomorrow' });
       expect(notADate.status).toBe(422);
@@ -154,52 +152,52 @@ describe('POST /api/v1/groups/invitations', () => {
         fields: { role: 'role must be one of the following values: user, viewer' },
       });
 
-      expect(await readInvitations(trove, owner)).toEqual(before);
+      expect(await readInvitations(app.trove, owner)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and creates nothing', async () => {
-      const before = await readInvitations(trove, owner);
-      await expectUnauthenticated(trove, 'post', '/api/v1/groups/invitations', { uses: 1 });
-      expect(await readInvitations(trove, owner)).toEqual(before);
+      const before = await readInvitations(app.trove, owner);
+      await expectUnauthenticated(app.trove, 'post', '/api/v1/groups/invitations', { uses: 1 });
+      expect(await readInvitations(app.trove, owner)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a member and to a viewer, and creates nothing', async () => {
-      const before = await readInvitations(trove, owner);
+      const before = await readInvitations(app.trove, owner);
 
       for (const session of [member, viewer]) {
         const response = await createInvitation(session, { uses: 1 });
         expect(response.status).toBe(403);
         expect(response.body).toEqual(OWNER_ONLY);
       }
-      expect(await readInvitations(trove, member)).toEqual(before);
+      expect(await readInvitations(app.trove, member)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 403 to a user of another group who names this group, and creates nothing', async () => {
-      const before = await readInvitations(trove, owner);
+      const before = await readInvitations(app.trove, owner);
 
       const response = await createInvitation(outsider, { uses: 5 }, owner.groupId);
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(NO_ACCESS);
-      expect(await readInvitations(trove, owner)).toEqual(before);
+      expect(await readInvitations(app.trove, owner)).toEqual(before);
     });
 
     it('invites only to the caller’s own group', async () => {
-      const before = await readInvitations(trove, owner);
+      const before = await readInvitations(app.trove, owner);
 
       const response = await createInvitation(outsider, { uses: 2 }).expect(200);
 
       const { id } = response.body as { id: string };
-      expect(await readInvitations(trove, outsider)).toEqual([
+      expect(await readInvitations(app.trove, outsider)).toEqual([
         expect.objectContaining({ id, group: groupShape(outsider.groupId, "Eve's Home") }),
       ]);
-      expect(await readInvitations(trove, owner)).toEqual(before);
+      expect(await readInvitations(app.trove, owner)).toEqual(before);
     });
   });
 });

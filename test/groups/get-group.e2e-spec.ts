@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   BAD_TENANT,
@@ -12,20 +12,18 @@ import {
 } from './group-helpers.js';
 
 describe('GET /api/v1/groups', () => {
-  let trove: TestApp;
   let owner: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   describe('success', () => {
     it('answers 200 with the caller’s default group', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/groups').expect(200);
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups').expect(200);
 
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.body).toEqual(groupShape(owner.groupId, "Ada's Home"));
@@ -37,27 +35,29 @@ describe('GET /api/v1/groups', () => {
     });
 
     it('answers the same group to members and viewers, who may read it', async () => {
-      const member = await signUpMember(trove, owner, 'user');
-      const viewer = await signUpMember(trove, owner, 'viewer');
-      const expected = await readGroup(trove, owner);
+      const member = await signUpMember(app.trove, owner, 'user');
+      const viewer = await signUpMember(app.trove, owner, 'viewer');
+      const expected = await readGroup(app.trove, owner);
 
-      expect(await readGroup(trove, member)).toEqual(expected);
-      expect(await readGroup(trove, viewer)).toEqual(expected);
+      expect(await readGroup(app.trove, member)).toEqual(expected);
+      expect(await readGroup(app.trove, viewer)).toEqual(expected);
     });
 
     it('answers the group named by X-Tenant or ?tenant= when the caller is a member', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/groups', owner.groupId).expect(200);
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups', owner.groupId).expect(
+        200,
+      );
       expect(response.body).toEqual(groupShape(owner.groupId, "Ada's Home"));
 
-      const byQuery = await as(trove, owner, 'get', `/api/v1/groups?tenant=${owner.groupId}`);
+      const byQuery = await as(app.trove, owner, 'get', `/api/v1/groups?tenant=${owner.groupId}`);
       expect(byQuery.status).toBe(200);
       expect(byQuery.body).toEqual(groupShape(owner.groupId, "Ada's Home"));
     });
     it('names the home group of a registrant with a very long name within 255 characters', async () => {
       const name = 'N'.repeat(250);
-      const longNamed = await signUp(trove, { name });
+      const longNamed = await signUp(app.trove, { name });
 
-      const group = await readGroup(trove, longNamed);
+      const group = await readGroup(app.trove, longNamed);
 
       expect(group).toEqual(groupShape(longNamed.groupId, `${'N'.repeat(248)}'s Home`));
       expect(group.name).toHaveLength(255);
@@ -66,37 +66,39 @@ describe('GET /api/v1/groups', () => {
 
   describe('bad input', () => {
     it('answers 400 for a tenant that is not a UUID, in the header or the query', async () => {
-      const header = await as(trove, owner, 'get', '/api/v1/groups', 'not-a-uuid');
+      const header = await as(app.trove, owner, 'get', '/api/v1/groups', 'not-a-uuid');
       expect(header.status).toBe(400);
       expect(header.body).toEqual(BAD_TENANT);
 
-      const query = await as(trove, owner, 'get', '/api/v1/groups?tenant=12345');
+      const query = await as(app.trove, owner, 'get', '/api/v1/groups?tenant=12345');
       expect(query.status).toBe(400);
       expect(query.body).toEqual(BAD_TENANT);
 
-      expect(await readGroup(trove, owner)).toEqual(groupShape(owner.groupId, "Ada's Home"));
+      expect(await readGroup(app.trove, owner)).toEqual(groupShape(owner.groupId, "Ada's Home"));
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', '/api/v1/groups');
+      await expectUnauthenticated(app.trove, 'get', '/api/v1/groups');
     });
   });
 
   describe('another group', () => {
     it('answers 403 to a user who names a group they do not belong to', async () => {
-      const header = await as(trove, outsider, 'get', '/api/v1/groups', owner.groupId);
+      const header = await as(app.trove, outsider, 'get', '/api/v1/groups', owner.groupId);
       expect(header.status).toBe(403);
       expect(header.body).toEqual(NO_ACCESS);
 
-      const query = await as(trove, outsider, 'get', `/api/v1/groups?tenant=${owner.groupId}`);
+      const query = await as(app.trove, outsider, 'get', `/api/v1/groups?tenant=${owner.groupId}`);
       expect(query.status).toBe(403);
       expect(query.body).toEqual(NO_ACCESS);
     });
 
     it('gives every user their own group only', async () => {
-      expect(await readGroup(trove, outsider)).toEqual(groupShape(outsider.groupId, "Eve's Home"));
+      expect(await readGroup(app.trove, outsider)).toEqual(
+        groupShape(outsider.groupId, "Eve's Home"),
+      );
       expect(outsider.groupId).not.toBe(owner.groupId);
     });
   });

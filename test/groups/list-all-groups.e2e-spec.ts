@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   BAD_TENANT,
@@ -14,23 +14,21 @@ import {
 } from './group-helpers.js';
 
 describe('GET /api/v1/groups/all', () => {
-  let trove: TestApp;
   let owner: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   describe('success', () => {
     it('answers 200 with every group of the caller, sorted by name', async () => {
-      const zoo = await createGroup(trove, owner, 'Zoo');
-      const attic = await createGroup(trove, owner, 'Attic');
+      const zoo = await createGroup(app.trove, owner, 'Zoo');
+      const attic = await createGroup(app.trove, owner, 'Attic');
 
-      const response = await as(trove, owner, 'get', '/api/v1/groups/all').expect(200);
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups/all').expect(200);
 
       expect(response.body).toEqual([
         groupShape(owner.groupId, "Ada's Home"),
@@ -43,10 +41,10 @@ describe('GET /api/v1/groups/all', () => {
     });
 
     it('lists the groups a viewer or member belongs to, with their own', async () => {
-      const viewer = await signUpMember(trove, owner, 'viewer');
-      const own = await createGroup(trove, viewer, 'Viewer’s own');
+      const viewer = await signUpMember(app.trove, owner, 'viewer');
+      const own = await createGroup(app.trove, viewer, 'Viewer’s own');
 
-      expect(await readAllGroups(trove, viewer)).toEqual([
+      expect(await readAllGroups(app.trove, viewer)).toEqual([
         groupShape(owner.groupId, "Ada's Home"),
         groupShape(own.id, 'Viewer’s own'),
       ]);
@@ -55,7 +53,7 @@ describe('GET /api/v1/groups/all', () => {
 
   describe('bad input', () => {
     it('answers 400 for a tenant that is not a UUID', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/groups/all', 'nope');
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups/all', 'nope');
       expect(response.status).toBe(400);
       expect(response.body).toEqual(BAD_TENANT);
     });
@@ -63,27 +61,29 @@ describe('GET /api/v1/groups/all', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', '/api/v1/groups/all');
+      await expectUnauthenticated(app.trove, 'get', '/api/v1/groups/all');
     });
   });
 
   describe('another group', () => {
     it('never lists groups the caller does not belong to', async () => {
-      expect(await readAllGroups(trove, outsider)).toEqual([
+      expect(await readAllGroups(app.trove, outsider)).toEqual([
         groupShape(outsider.groupId, "Eve's Home"),
       ]);
 
-      const response = await as(trove, outsider, 'get', '/api/v1/groups/all', owner.groupId);
+      const response = await as(app.trove, outsider, 'get', '/api/v1/groups/all', owner.groupId);
       expect(response.status).toBe(403);
       expect(response.body).toEqual(NO_ACCESS);
     });
 
     it('lists a group once the caller has joined it', async () => {
-      const joiner = await signUp(trove, { name: 'Jo' });
-      const invitation = await invite(trove, owner, { uses: 1 });
-      await as(trove, joiner, 'post', `/api/v1/groups/invitations/${invitation.token}`).expect(200);
+      const joiner = await signUp(app.trove, { name: 'Jo' });
+      const invitation = await invite(app.trove, owner, { uses: 1 });
+      await as(app.trove, joiner, 'post', `/api/v1/groups/invitations/${invitation.token}`).expect(
+        200,
+      );
 
-      const ids = (await readAllGroups(trove, joiner)).map((group) => group.id).sort();
+      const ids = (await readAllGroups(app.trove, joiner)).map((group) => group.id).sort();
       expect(ids).toEqual([joiner.groupId, owner.groupId].sort());
     });
   });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   BAD_TENANT,
@@ -12,27 +12,25 @@ import {
 } from './group-helpers.js';
 
 describe('GET /api/v1/groups/invitations', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   describe('success', () => {
     it('answers 200 with the usable invitations, newest first, without their tokens', async () => {
-      const first = await invite(trove, owner, { uses: 4 });
-      const second = await invite(trove, owner, { uses: 1, role: 'viewer' });
+      const first = await invite(app.trove, owner, { uses: 4 });
+      const second = await invite(app.trove, owner, { uses: 1, role: 'viewer' });
 
-      const response = await as(trove, owner, 'get', '/api/v1/groups/invitations').expect(200);
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups/invitations').expect(200);
 
       const group = groupShape(owner.groupId, "Ada's Home");
       expect(response.body).toEqual([
@@ -46,30 +44,30 @@ describe('GET /api/v1/groups/invitations', () => {
     });
 
     it('shows the same list to members and viewers', async () => {
-      const expected = await readInvitations(trove, owner);
+      const expected = await readInvitations(app.trove, owner);
       expect(expected.length).toBeGreaterThan(0);
-      expect(await readInvitations(trove, member)).toEqual(expected);
-      expect(await readInvitations(trove, viewer)).toEqual(expected);
+      expect(await readInvitations(app.trove, member)).toEqual(expected);
+      expect(await readInvitations(app.trove, viewer)).toEqual(expected);
     });
 
     it('counts uses down and leaves out used-up and expired invitations', async () => {
-      const twice = await invite(trove, owner, { uses: 2 });
-      const once = await invite(trove, owner, { uses: 1 });
-      const soon = await invite(trove, owner, { uses: 3 });
+      const twice = await invite(app.trove, owner, { uses: 2 });
+      const once = await invite(app.trove, owner, { uses: 1 });
+      const soon = await invite(app.trove, owner, { uses: 3 });
 
-      await signUp(trove, { invitation: twice.token });
-      await signUp(trove, { invitation: once.token });
-      let listed = await readInvitations(trove, owner);
+      await signUp(app.trove, { invitation: twice.token });
+      await signUp(app.trove, { invitation: once.token });
+      let listed = await readInvitations(app.trove, owner);
       expect(listed.find((item) => item.id === twice.id)?.uses).toBe(1);
       expect(listed.find((item) => item.id === once.id)).toBeUndefined();
       expect(listed.find((item) => item.id === soon.id)?.uses).toBe(3);
 
       // Its time runs out: moved into the past in the database, so no test waits on the clock.
-      await trove.query(
+      await app.trove.query(
         `UPDATE group_invitation_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`,
         [soon.id],
       );
-      listed = await readInvitations(trove, owner);
+      listed = await readInvitations(app.trove, owner);
       expect(listed.find((item) => item.id === soon.id)).toBeUndefined();
       expect(listed.find((item) => item.id === twice.id)?.uses).toBe(1);
     });
@@ -77,7 +75,7 @@ describe('GET /api/v1/groups/invitations', () => {
 
   describe('bad input', () => {
     it('answers 400 for a tenant that is not a UUID', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/groups/invitations', 'x-1');
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups/invitations', 'x-1');
       expect(response.status).toBe(400);
       expect(response.body).toEqual(BAD_TENANT);
     });
@@ -85,14 +83,14 @@ describe('GET /api/v1/groups/invitations', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', '/api/v1/groups/invitations');
+      await expectUnauthenticated(app.trove, 'get', '/api/v1/groups/invitations');
     });
   });
 
   describe('another group', () => {
     it('answers 403 to a user of another group who names this group', async () => {
       const response = await as(
-        trove,
+        app.trove,
         outsider,
         'get',
         '/api/v1/groups/invitations',
@@ -103,13 +101,15 @@ describe('GET /api/v1/groups/invitations', () => {
     });
 
     it('shows a user of another group only their own invitations', async () => {
-      expect(await readInvitations(trove, outsider)).toEqual([]);
-      const own = await invite(trove, outsider, { uses: 1 });
+      expect(await readInvitations(app.trove, outsider)).toEqual([]);
+      const own = await invite(app.trove, outsider, { uses: 1 });
 
-      expect(await readInvitations(trove, outsider)).toEqual([
+      expect(await readInvitations(app.trove, outsider)).toEqual([
         expect.objectContaining({ id: own.id, group: groupShape(outsider.groupId, "Eve's Home") }),
       ]);
-      expect((await readInvitations(trove, owner)).map((item) => item.id)).not.toContain(own.id);
+      expect((await readInvitations(app.trove, owner)).map((item) => item.id)).not.toContain(
+        own.id,
+      );
     });
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   BAD_TENANT,
@@ -11,20 +11,18 @@ import {
 } from './group-helpers.js';
 
 describe('GET /api/v1/groups/members', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const byName = <T extends { name: string; id: string }>(list: T[]): T[] =>
     [...list].sort((a, b) =>
@@ -33,7 +31,7 @@ describe('GET /api/v1/groups/members', () => {
 
   describe('success', () => {
     it('answers 200 with every member, their e-mail address and role, and nothing more', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/groups/members').expect(200);
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups/members').expect(200);
 
       const expected = byName([
         memberShape(owner, 'owner'),
@@ -47,15 +45,15 @@ describe('GET /api/v1/groups/members', () => {
     });
 
     it('lets members and viewers read the same list', async () => {
-      const expected = await readMembers(trove, owner);
-      expect(await readMembers(trove, member)).toEqual(expected);
-      expect(await readMembers(trove, viewer)).toEqual(expected);
+      const expected = await readMembers(app.trove, owner);
+      expect(await readMembers(app.trove, member)).toEqual(expected);
+      expect(await readMembers(app.trove, viewer)).toEqual(expected);
     });
   });
 
   describe('bad input', () => {
     it('answers 400 for a tenant that is not a UUID', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/groups/members', '1234');
+      const response = await as(app.trove, owner, 'get', '/api/v1/groups/members', '1234');
       expect(response.status).toBe(400);
       expect(response.body).toEqual(BAD_TENANT);
     });
@@ -63,19 +61,25 @@ describe('GET /api/v1/groups/members', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', '/api/v1/groups/members');
+      await expectUnauthenticated(app.trove, 'get', '/api/v1/groups/members');
     });
   });
 
   describe('another group', () => {
     it('answers 403 to a user of another group who names this group', async () => {
-      const response = await as(trove, outsider, 'get', '/api/v1/groups/members', owner.groupId);
+      const response = await as(
+        app.trove,
+        outsider,
+        'get',
+        '/api/v1/groups/members',
+        owner.groupId,
+      );
       expect(response.status).toBe(403);
       expect(response.body).toEqual(NO_ACCESS);
     });
 
     it('shows a user of another group only their own group’s members', async () => {
-      expect(await readMembers(trove, outsider)).toEqual([memberShape(outsider, 'owner')]);
+      expect(await readMembers(app.trove, outsider)).toEqual([memberShape(outsider, 'owner')]);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   createEntity,
   darkPixelsRightOf,
@@ -13,7 +13,6 @@ import {
 } from './label-helpers.js';
 
 describe('GET /api/v1/labelmaker/...', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let stranger: Session;
@@ -22,27 +21,26 @@ describe('GET /api/v1/labelmaker/...', () => {
   let drill: CreatedEntity;
   let theirs: CreatedEntity;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove);
-    viewer = await signUpMember(trove, owner, 'viewer');
-    stranger = await signUp(trove);
-    garage = await seededLocationId(trove, owner, 'Garage');
-    shelf = await createEntity(trove, owner, {
+    owner = await signUp(app.trove);
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    stranger = await signUp(app.trove);
+    garage = await seededLocationId(app.trove, owner, 'Garage');
+    shelf = await createEntity(app.trove, owner, {
       name: 'Shelf 2',
       parentId: garage,
-      entityTypeId: await locationTypeId(trove, owner),
+      entityTypeId: await locationTypeId(app.trove, owner),
     });
-    drill = await createEntity(trove, owner, { name: 'Cordless drill', parentId: shelf.id });
-    theirs = await createEntity(trove, stranger, { name: 'Their drill' });
+    drill = await createEntity(app.trove, owner, { name: 'Cordless drill', parentId: shelf.id });
+    theirs = await createEntity(app.trove, stranger, { name: 'Their drill' });
     // Asset ids are numbered per group; give theirs one that the owner's group does not have.
-    await trove.query('UPDATE entities SET asset_id = 987654 WHERE id = $1', [theirs.id]);
+    await app.trove.query('UPDATE entities SET asset_id = 987654 WHERE id = $1', [theirs.id]);
     theirs = { ...theirs, assetId: '987-654' };
   });
-  afterAll(() => trove.close());
 
   const label = (path: string, session?: Session) => {
-    const request = trove.http.get(`/api/v1/labelmaker/${path}`);
+    const request = app.trove.http.get(`/api/v1/labelmaker/${path}`);
     return session ? request.set('Authorization', session.authorization) : request;
   };
 
@@ -62,7 +60,7 @@ describe('GET /api/v1/labelmaker/...', () => {
         const response = await label(`${route}/${drill.id}`, owner).expect(200);
         expect(response.headers['content-type']).toBe('image/png');
         expect(response.headers['content-disposition']).toBe('inline; filename="label.png"');
-        await expectLabel(response.body, `${trove.baseUrl}/item/${drill.id}`);
+        await expectLabel(response.body, `${app.trove.baseUrl}/item/${drill.id}`);
         bodies.push(response.body as Buffer);
       }
       expect(bodies[1].equals(bodies[0])).toBe(true);
@@ -72,17 +70,17 @@ describe('GET /api/v1/labelmaker/...', () => {
     it('links an entity of a location type to /location/<id>', async () => {
       for (const route of ['entity', 'item', 'location']) {
         const response = await label(`${route}/${shelf.id}`, owner).expect(200);
-        await expectLabel(response.body, `${trove.baseUrl}/location/${shelf.id}`);
+        await expectLabel(response.body, `${app.trove.baseUrl}/location/${shelf.id}`);
       }
       const seeded = await label(`location/${garage}`, owner).expect(200);
-      await expectLabel(seeded.body, `${trove.baseUrl}/location/${garage}`);
+      await expectLabel(seeded.body, `${app.trove.baseUrl}/location/${garage}`);
     });
 
     it('asset route: the entity with that asset id, linking to /a/<asset id>', async () => {
       expect(drill.assetId).toMatch(/^\d{3}-\d{3,}$/);
       const formatted = await label(`asset/${drill.assetId}`, owner).expect(200);
       expect(formatted.headers['content-type']).toBe('image/png');
-      await expectLabel(formatted.body, `${trove.baseUrl}/a/${drill.assetId}`);
+      await expectLabel(formatted.body, `${app.trove.baseUrl}/a/${drill.assetId}`);
       const bare = await label(`asset/${Number(drill.assetId.replace('-', ''))}`, owner).expect(
         200,
       );
@@ -90,17 +88,17 @@ describe('GET /api/v1/labelmaker/...', () => {
     });
 
     it('keeps the configured size when the name is as long as names get', async () => {
-      const long = await createEntity(trove, owner, {
+      const long = await createEntity(app.trove, owner, {
         name: `${'A very long name '.repeat(14)}end`.slice(0, 255),
         parentId: shelf.id,
       });
       const response = await label(`entity/${long.id}`, owner).expect(200);
-      await expectLabel(response.body, `${trove.baseUrl}/item/${long.id}`);
+      await expectLabel(response.body, `${app.trove.baseUrl}/item/${long.id}`);
     });
 
     it('lets a viewer render labels', async () => {
       const response = await label(`item/${drill.id}?print=false`, viewer).expect(200);
-      await expectLabel(response.body, `${trove.baseUrl}/item/${drill.id}`);
+      await expectLabel(response.body, `${app.trove.baseUrl}/item/${drill.id}`);
       await label(`asset/${drill.assetId}`, viewer).expect(200);
     });
   });
@@ -161,7 +159,7 @@ describe('GET /api/v1/labelmaker/...', () => {
       await label(`item/${drill.id}`).expect(401, {
         error: 'authorization header or query is required',
       });
-      await trove.http
+      await app.trove.http
         .get(`/api/v1/labelmaker/asset/${drill.assetId}`)
         .set('Authorization', 'Bearer nonsense')
         .expect(401, { error: 'valid authorization token is required' });

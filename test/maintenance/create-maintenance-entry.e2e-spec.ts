@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   COST_ERROR,
@@ -22,27 +22,25 @@ import {
 } from './maintenance-helpers.js';
 
 describe('POST /api/v1/entities/{id}/maintenance', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const create = (session: Session, entityId: string, body: unknown) =>
-    as(trove, session, 'post', `/api/v1/entities/${entityId}/maintenance`).send(body as object);
+    as(app.trove, session, 'post', `/api/v1/entities/${entityId}/maintenance`).send(body as object);
 
   describe('success', () => {
     it('stores every field and answers 201 with the six string fields', async () => {
-      const car = await createEntity(trove, owner, 'Car');
+      const car = await createEntity(app.trove, owner, 'Car');
 
       const response = await create(owner, car.id, {
         name: 'Oil change',
@@ -62,7 +60,7 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
       });
       expect(Object.keys(response.body).sort()).toEqual(ENTRY_KEYS);
       const entry = response.body as EntryBody;
-      expect(await storedEntries(trove, owner.groupId)).toEqual([
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual([
         {
           id: entry.id,
           entity_id: car.id,
@@ -75,11 +73,11 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
           updated_at: expect.any(String),
         },
       ]);
-      expect(await listEntityEntries(trove, owner, car.id)).toEqual([withDetails(entry, car)]);
+      expect(await listEntityEntries(app.trove, owner, car.id)).toEqual([withDetails(entry, car)]);
     });
 
     it('defaults an omitted description to "", omitted dates to "" and an omitted or null cost to "0"', async () => {
-      const bike = await createEntity(trove, member, 'Bike');
+      const bike = await createEntity(app.trove, member, 'Bike');
 
       const scheduled = await create(member, bike.id, {
         name: 'Chain',
@@ -96,7 +94,7 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
       }).expect(201);
       expect(completed.body).toEqual(entryShape({ name: 'Brakes', completedDate: PAST }));
 
-      const rows = await trove.query<{ name: string; cost: string; date: string | null }>(
+      const rows = await app.trove.query<{ name: string; cost: string; date: string | null }>(
         `SELECT name, cost::text AS cost, date::text AS date FROM maintenance_entries
           WHERE entity_id = $1 ORDER BY name`,
         [bike.id],
@@ -108,7 +106,7 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
     });
 
     it('normalises RFC 3339 and MM/DD/YYYY dates to YYYY-MM-DD and "" to no date', async () => {
-      const boiler = await createEntity(trove, owner, 'Boiler');
+      const boiler = await createEntity(app.trove, owner, 'Boiler');
 
       const rfc = await create(owner, boiler.id, {
         name: 'Service',
@@ -126,7 +124,7 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
       }).expect(201);
       expect(mixed.body).toEqual(entryShape({ name: 'Inspection', scheduledDate: '2027-01-02' }));
 
-      const rows = await trove.query(
+      const rows = await app.trove.query(
         `SELECT name, date::text AS date, scheduled_date::text AS scheduled_date
            FROM maintenance_entries WHERE entity_id = $1 ORDER BY name`,
         [boiler.id],
@@ -138,7 +136,7 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
     });
 
     it('writes costs as decimals without trailing zeros', async () => {
-      const pump = await createEntity(trove, owner, 'Pump');
+      const pump = await createEntity(app.trove, owner, 'Pump');
       const cases: [string, string][] = [
         ['0', '0'],
         ['0.00', '0'],
@@ -164,8 +162,8 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
     });
 
     it('trims the name and ignores undeclared keys', async () => {
-      const fridge = await createEntity(trove, owner, 'Fridge');
-      const other = await createEntity(trove, owner, 'Other');
+      const fridge = await createEntity(app.trove, owner, 'Fridge');
+      const other = await createEntity(app.trove, owner, 'Other');
 
       const response = await create(owner, fridge.id, {
         name: '  Defrost  ',
@@ -177,8 +175,8 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
 
       expect(response.body).toEqual(entryShape({ name: 'Defrost', scheduledDate: FUTURE }));
       expect((response.body as EntryBody).id).not.toBe(UNKNOWN_ID);
-      expect(await listEntityEntries(trove, owner, other.id)).toEqual([]);
-      expect(await listEntityEntries(trove, owner, fridge.id)).toEqual([
+      expect(await listEntityEntries(app.trove, owner, other.id)).toEqual([]);
+      expect(await listEntityEntries(app.trove, owner, fridge.id)).toEqual([
         withDetails(response.body as EntryBody, fridge),
       ]);
     });
@@ -186,8 +184,8 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
 
   describe('bad input', () => {
     it('answers 422 naming each bad field and writes nothing', async () => {
-      const lamp = await createEntity(trove, owner, 'Lamp');
-      const before = await storedEntries(trove, owner.groupId);
+      const lamp = await createEntity(app.trove, owner, 'Lamp');
+      const before = await storedEntries(app.trove, owner.groupId);
       const ok = { name: 'Bulb', scheduledDate: FUTURE };
 
       const cases: [unknown, Record<string, string>][] = [
@@ -257,14 +255,19 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
           response: validation(fields),
         });
       }
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
 
     it('answers 400 for malformed JSON and for an entity id that is not a UUID', async () => {
-      const lamp = await createEntity(trove, owner, 'Desk lamp');
-      const before = await storedEntries(trove, owner.groupId);
+      const lamp = await createEntity(app.trove, owner, 'Desk lamp');
+      const before = await storedEntries(app.trove, owner.groupId);
 
-      const malformed = await as(trove, owner, 'post', `/api/v1/entities/${lamp.id}/maintenance`)
+      const malformed = await as(
+        app.trove,
+        owner,
+        'post',
+        `/api/v1/entities/${lamp.id}/maintenance`,
+      )
         .set('Content-Type', 'application/json')
         .send('{"name": ');
       expect(malformed.status).toBe(400);
@@ -274,57 +277,57 @@ describe('POST /api/v1/entities/{id}/maintenance', () => {
       expect(badId.status).toBe(400);
       expect(badId.body).toEqual({ error: 'invalid route key: id' });
 
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
 
     it('answers 404 for an unknown entity and writes nothing', async () => {
-      const before = await storedEntries(trove, owner.groupId);
+      const before = await storedEntries(app.trove, owner.groupId);
 
       const response = await create(owner, UNKNOWN_ID, { name: 'X', scheduledDate: FUTURE });
 
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `entity ${UNKNOWN_ID} not found` });
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and writes nothing', async () => {
-      const safe = await createEntity(trove, owner, 'Safe');
-      const before = await storedEntries(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'post', `/api/v1/entities/${safe.id}/maintenance`, {
+      const safe = await createEntity(app.trove, owner, 'Safe');
+      const before = await storedEntries(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'post', `/api/v1/entities/${safe.id}/maintenance`, {
         name: 'Crack',
         scheduledDate: FUTURE,
       });
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a viewer and writes nothing', async () => {
-      const tv = await createEntity(trove, owner, 'TV');
-      const before = await storedEntries(trove, owner.groupId);
+      const tv = await createEntity(app.trove, owner, 'TV');
+      const before = await storedEntries(app.trove, owner.groupId);
 
       const response = await create(viewer, tv.id, { name: 'Dust', scheduledDate: FUTURE });
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 404 for an entity of another group and writes nothing in either group', async () => {
-      const piano = await createEntity(trove, owner, 'Piano');
-      const ours = await storedEntries(trove, owner.groupId);
-      const theirs = await storedEntries(trove, outsider.groupId);
+      const piano = await createEntity(app.trove, owner, 'Piano');
+      const ours = await storedEntries(app.trove, owner.groupId);
+      const theirs = await storedEntries(app.trove, outsider.groupId);
 
       const response = await create(outsider, piano.id, { name: 'Tune', scheduledDate: FUTURE });
 
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `entity ${piano.id} not found` });
-      expect(await storedEntries(trove, owner.groupId)).toEqual(ours);
-      expect(await storedEntries(trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(ours);
+      expect(await storedEntries(app.trove, outsider.groupId)).toEqual(theirs);
     });
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createEntity,
@@ -16,7 +16,6 @@ import {
 } from './maintenance-helpers.js';
 
 describe('GET /api/v1/entities/{id}/maintenance', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
@@ -32,45 +31,44 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
   /** Scheduled and completed, both in the past. */
   let doneOnTime: EntryBody;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    car = await createEntity(trove, owner, 'Car');
-    donePast = await createEntry(trove, owner, car.id, {
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    car = await createEntity(app.trove, owner, 'Car');
+    donePast = await createEntry(app.trove, owner, car.id, {
       name: 'Tyres',
       completedDate: PAST,
       cost: '400',
     });
-    doneFuture = await createEntry(trove, owner, car.id, {
+    doneFuture = await createEntry(app.trove, owner, car.id, {
       name: 'Inspection',
       completedDate: FUTURE,
       scheduledDate: '2500-01-01',
     });
-    dueLater = await createEntry(trove, owner, car.id, {
+    dueLater = await createEntry(app.trove, owner, car.id, {
       name: 'Timing belt',
       scheduledDate: '2600-06-06',
       description: 'at 120000 km',
       cost: '850.00',
     });
-    overdue = await createEntry(trove, owner, car.id, {
+    overdue = await createEntry(app.trove, owner, car.id, {
       name: 'Wipers',
       scheduledDate: '2002-02-02',
     });
-    doneOnTime = await createEntry(trove, owner, car.id, {
+    doneOnTime = await createEntry(app.trove, owner, car.id, {
       name: 'Oil',
       scheduledDate: '2009-09-09',
       completedDate: '2010-10-10',
       cost: '59.90',
     });
-    const bike = await createEntity(trove, owner, 'Bike');
-    await createEntry(trove, owner, bike.id, { name: 'Chain', scheduledDate: FUTURE });
+    const bike = await createEntity(app.trove, owner, 'Bike');
+    await createEntry(app.trove, owner, bike.id, { name: 'Chain', scheduledDate: FUTURE });
   });
-  afterAll(() => trove.close());
 
   const list = (session: Session, entityId: string, query: Record<string, string> = {}) =>
-    as(trove, session, 'get', `/api/v1/entities/${entityId}/maintenance`).query(query);
+    as(app.trove, session, 'get', `/api/v1/entities/${entityId}/maintenance`).query(query);
 
   describe('success', () => {
     it('lists every entry of the entity with itemName and itemID, by scheduled date then completion date, latest first', async () => {
@@ -94,25 +92,25 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
         itemName: 'Car',
         itemID: car.id,
       });
-      expect(await listEntityEntries(trove, owner, car.id, 'both')).toEqual(response.body);
-      expect(await listEntityEntries(trove, owner, car.id, '')).toEqual(response.body);
+      expect(await listEntityEntries(app.trove, owner, car.id, 'both')).toEqual(response.body);
+      expect(await listEntityEntries(app.trove, owner, car.id, '')).toEqual(response.body);
     });
 
     it('status=scheduled: no completion date or one in the future, by scheduled date', async () => {
-      expect(await listEntityEntries(trove, owner, car.id, 'scheduled')).toEqual(
+      expect(await listEntityEntries(app.trove, owner, car.id, 'scheduled')).toEqual(
         [overdue, doneFuture, dueLater].map((entry) => withDetails(entry, car)),
       );
     });
 
     it('status=completed: a completion date that is not in the future, latest first', async () => {
-      expect(await listEntityEntries(trove, owner, car.id, 'completed')).toEqual(
+      expect(await listEntityEntries(app.trove, owner, car.id, 'completed')).toEqual(
         [doneOnTime, donePast].map((entry) => withDetails(entry, car)),
       );
     });
 
     it('answers [] for an entity without entries, and lets a viewer read', async () => {
-      const empty = await createEntity(trove, owner, 'Empty shelf');
-      expect(await listEntityEntries(trove, owner, empty.id)).toEqual([]);
+      const empty = await createEntity(app.trove, owner, 'Empty shelf');
+      expect(await listEntityEntries(app.trove, owner, empty.id)).toEqual([]);
 
       const response = await list(viewer, car.id, { status: 'completed' }).expect(200);
       expect(response.body).toEqual([withDetails(doneOnTime, car), withDetails(donePast, car)]);
@@ -133,7 +131,7 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
         });
       }
       const repeated = await as(
-        trove,
+        app.trove,
         owner,
         'get',
         `/api/v1/entities/${car.id}/maintenance?status=both&status=scheduled`,
@@ -155,7 +153,7 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', `/api/v1/entities/${car.id}/maintenance`);
+      await expectUnauthenticated(app.trove, 'get', `/api/v1/entities/${car.id}/maintenance`);
     });
   });
 
@@ -174,16 +172,16 @@ describe('GET /api/v1/entities/{id}/maintenance', () => {
     });
 
     it('never shows another group’s entries', async () => {
-      const theirs = await createEntity(trove, outsider, 'Their car');
-      const entry = await createEntry(trove, outsider, theirs.id, {
+      const theirs = await createEntity(app.trove, outsider, 'Their car');
+      const entry = await createEntry(app.trove, outsider, theirs.id, {
         name: 'Their oil',
         completedDate: PAST,
       });
 
-      expect(await listEntityEntries(trove, outsider, theirs.id)).toEqual([
+      expect(await listEntityEntries(app.trove, outsider, theirs.id)).toEqual([
         withDetails(entry, theirs),
       ]);
-      const ours = await listEntityEntries(trove, owner, car.id);
+      const ours = await listEntityEntries(app.trove, owner, car.id);
       expect(ours.map((item) => item.id)).not.toContain(entry.id);
       expect(ours).toHaveLength(5);
     });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createEntity,
@@ -16,7 +16,6 @@ import {
 } from './maintenance-helpers.js';
 
 describe('GET /api/v1/maintenance', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
@@ -30,47 +29,49 @@ describe('GET /api/v1/maintenance', () => {
   let their: { id: string; name: string };
   let theirs: EntryBody;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    car = await createEntity(trove, owner, 'Car');
-    boat = await createEntity(trove, owner, 'Boat');
-    done = await createEntry(trove, owner, car.id, {
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    car = await createEntity(app.trove, owner, 'Car');
+    boat = await createEntity(app.trove, owner, 'Boat');
+    done = await createEntry(app.trove, owner, car.id, {
       name: 'Oil',
       scheduledDate: '2009-09-09',
       completedDate: '2010-10-10',
       cost: '59.90',
     });
-    doneFuture = await createEntry(trove, owner, boat.id, {
+    doneFuture = await createEntry(app.trove, owner, boat.id, {
       name: 'Hull',
       scheduledDate: '2500-01-01',
       completedDate: FUTURE,
     });
-    dueSoon = await createEntry(trove, owner, boat.id, {
+    dueSoon = await createEntry(app.trove, owner, boat.id, {
       name: 'Antifouling',
       scheduledDate: '2002-02-02',
     });
-    dueLater = await createEntry(trove, owner, car.id, {
+    dueLater = await createEntry(app.trove, owner, car.id, {
       name: 'Belt',
       scheduledDate: '2600-06-06',
       description: 'at 120000 km',
     });
-    unscheduledDone = await createEntry(trove, owner, car.id, {
+    unscheduledDone = await createEntry(app.trove, owner, car.id, {
       name: 'Tyres',
       completedDate: PAST,
       cost: '400.5',
     });
     // Same scheduled date as dueSoon: the name decides.
-    await createEntry(trove, owner, car.id, { name: 'Battery', scheduledDate: '2002-02-02' });
-    their = await createEntity(trove, outsider, 'Their car');
-    theirs = await createEntry(trove, outsider, their.id, { name: 'Theirs', scheduledDate: PAST });
+    await createEntry(app.trove, owner, car.id, { name: 'Battery', scheduledDate: '2002-02-02' });
+    their = await createEntity(app.trove, outsider, 'Their car');
+    theirs = await createEntry(app.trove, outsider, their.id, {
+      name: 'Theirs',
+      scheduledDate: PAST,
+    });
   });
-  afterAll(() => trove.close());
 
   const list = (session: Session, query: Record<string, string>) =>
-    as(trove, session, 'get', '/api/v1/maintenance').query(query);
+    as(app.trove, session, 'get', '/api/v1/maintenance').query(query);
   const names = (items: EntryWithDetailsBody[]) => items.map((item) => item.name);
 
   describe('success', () => {
@@ -100,13 +101,13 @@ describe('GET /api/v1/maintenance', () => {
     });
 
     it('status=scheduled lists the entries without a completion date', async () => {
-      const items = await listGroupEntries(trove, owner, 'scheduled');
+      const items = await listGroupEntries(app.trove, owner, 'scheduled');
       expect(names(items)).toEqual(['Antifouling', 'Battery', 'Belt']);
       expect(items[2]).toEqual(withDetails(dueLater, car));
     });
 
     it('status=completed lists the entries with a completion date, even a future one', async () => {
-      expect(await listGroupEntries(trove, owner, 'completed')).toEqual([
+      expect(await listGroupEntries(app.trove, owner, 'completed')).toEqual([
         withDetails(done, car),
         withDetails(doneFuture, boat),
         withDetails(unscheduledDone, car),
@@ -115,13 +116,13 @@ describe('GET /api/v1/maintenance', () => {
 
     it('lets a viewer read the same list', async () => {
       const response = await list(viewer, { status: 'both' }).expect(200);
-      expect(response.body).toEqual(await listGroupEntries(trove, owner, 'both'));
+      expect(response.body).toEqual(await listGroupEntries(app.trove, owner, 'both'));
     });
   });
 
   describe('bad input', () => {
     it('lists both for a missing, empty or unknown status, as Homebox’s web client sends', async () => {
-      const both = await listGroupEntries(trove, owner, 'both');
+      const both = await listGroupEntries(app.trove, owner, 'both');
       expect(both).toHaveLength(6);
       const queries: Record<string, string>[] = [
         {},
@@ -144,7 +145,7 @@ describe('GET /api/v1/maintenance', () => {
         '/api/v1/maintenance?status=scheduled&status=completed',
         '/api/v1/maintenance?status[]=scheduled',
       ]) {
-        const repeated = await as(trove, owner, 'get', path);
+        const repeated = await as(app.trove, owner, 'get', path);
         expect({ path, status: repeated.status, body: repeated.body }).toEqual({
           path,
           status: 200,
@@ -156,20 +157,20 @@ describe('GET /api/v1/maintenance', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', '/api/v1/maintenance?status=both');
+      await expectUnauthenticated(app.trove, 'get', '/api/v1/maintenance?status=both');
     });
   });
 
   describe('another group', () => {
     it('shows each group only its own entries', async () => {
-      const ours = await listGroupEntries(trove, owner, 'both');
+      const ours = await listGroupEntries(app.trove, owner, 'both');
       expect(ours.map((item) => item.id)).not.toContain(theirs.id);
 
       for (const status of ['both', 'scheduled']) {
         const response = await list(outsider, { status }).expect(200);
         expect(response.body).toEqual([withDetails(theirs, their)]);
       }
-      expect(await listGroupEntries(trove, outsider, 'completed')).toEqual([]);
+      expect(await listGroupEntries(app.trove, outsider, 'completed')).toEqual([]);
     });
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   COST_ERROR,
@@ -23,25 +23,23 @@ import {
 } from './maintenance-helpers.js';
 
 describe('PUT /api/v1/maintenance/{id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
   let car: { id: string; name: string };
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    car = await createEntity(trove, owner, 'Car');
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    car = await createEntity(app.trove, owner, 'Car');
   });
-  afterAll(() => trove.close());
 
   const update = (session: Session, id: string, body: unknown) =>
-    as(trove, session, 'put', `/api/v1/maintenance/${id}`).send(body as object);
+    as(app.trove, session, 'put', `/api/v1/maintenance/${id}`).send(body as object);
   const full = {
     name: 'Oil change',
     description: 'Synthetic',
@@ -52,7 +50,10 @@ describe('PUT /api/v1/maintenance/{id}', () => {
 
   describe('success', () => {
     it('replaces every field and answers 200 with the six string fields', async () => {
-      const entry = await createEntry(trove, owner, car.id, { name: 'Oil', scheduledDate: FUTURE });
+      const entry = await createEntry(app.trove, owner, car.id, {
+        name: 'Oil',
+        scheduledDate: FUTURE,
+      });
 
       const response = await update(member, entry.id, full).expect(200);
 
@@ -65,7 +66,7 @@ describe('PUT /api/v1/maintenance/{id}', () => {
         cost: '12.5',
       });
       expect(Object.keys(response.body).sort()).toEqual(ENTRY_KEYS);
-      const [row] = await trove.query(
+      const [row] = await app.trove.query(
         `SELECT entity_id, name, description, date::text AS date,
                 scheduled_date::text AS scheduled_date, cost::text AS cost,
                 updated_at > created_at AS touched
@@ -81,13 +82,13 @@ describe('PUT /api/v1/maintenance/{id}', () => {
         cost: '12.50',
         touched: true,
       });
-      expect(await listEntityEntries(trove, owner, car.id, 'completed')).toContainEqual(
+      expect(await listEntityEntries(app.trove, owner, car.id, 'completed')).toContainEqual(
         withDetails(response.body as EntryBody, car),
       );
     });
 
     it('is a full replacement: omitted description, date and cost are reset', async () => {
-      const entry = await createEntry(trove, owner, car.id, full);
+      const entry = await createEntry(app.trove, owner, car.id, full);
 
       const response = await update(owner, entry.id, {
         name: 'Reset',
@@ -97,7 +98,7 @@ describe('PUT /api/v1/maintenance/{id}', () => {
       expect(response.body).toEqual(
         entryShape({ id: entry.id, name: 'Reset', completedDate: '2026-03-04' }),
       );
-      const [row] = await trove.query(
+      const [row] = await app.trove.query(
         `SELECT description, date::text AS date, scheduled_date::text AS scheduled_date,
                 cost::text AS cost FROM maintenance_entries WHERE id = $1`,
         [entry.id],
@@ -106,8 +107,8 @@ describe('PUT /api/v1/maintenance/{id}', () => {
     });
 
     it('normalises RFC 3339 dates, clears a date sent as "" and ignores undeclared keys', async () => {
-      const entry = await createEntry(trove, owner, car.id, full);
-      const boat = await createEntity(trove, owner, 'Boat');
+      const entry = await createEntry(app.trove, owner, car.id, full);
+      const boat = await createEntity(app.trove, owner, 'Boat');
 
       const response = await update(owner, entry.id, {
         ...full,
@@ -122,14 +123,14 @@ describe('PUT /api/v1/maintenance/{id}', () => {
         ...entryShape({ id: entry.id, name: 'Oil change', scheduledDate: '2027-01-02' }),
         description: 'Synthetic',
       });
-      expect(await listEntityEntries(trove, owner, boat.id)).toEqual([]);
+      expect(await listEntityEntries(app.trove, owner, boat.id)).toEqual([]);
     });
   });
 
   describe('bad input', () => {
     it('answers 422 naming each bad field and changes nothing', async () => {
-      const entry = await createEntry(trove, owner, car.id, full);
-      const before = await storedEntries(trove, owner.groupId);
+      const entry = await createEntry(app.trove, owner, car.id, full);
+      const before = await storedEntries(app.trove, owner.groupId);
 
       const cases: [unknown, Record<string, string>][] = [
         [
@@ -158,11 +159,11 @@ describe('PUT /api/v1/maintenance/{id}', () => {
           response: validation(fields),
         });
       }
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
 
     it('answers 400 for an id that is not a UUID and 404 for an unknown id, changing nothing', async () => {
-      const before = await storedEntries(trove, owner.groupId);
+      const before = await storedEntries(app.trove, owner.groupId);
 
       const malformed = await update(owner, 'not-an-id', full);
       expect(malformed.status).toBe(400);
@@ -177,49 +178,49 @@ describe('PUT /api/v1/maintenance/{id}', () => {
       expect(entityId.status).toBe(404);
       expect(entityId.body).toEqual({ error: `maintenance entry ${car.id} not found` });
 
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and changes nothing', async () => {
-      const entry = await createEntry(trove, owner, car.id, full);
-      const before = await storedEntries(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'put', `/api/v1/maintenance/${entry.id}`, {
+      const entry = await createEntry(app.trove, owner, car.id, full);
+      const before = await storedEntries(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'put', `/api/v1/maintenance/${entry.id}`, {
         ...full,
         name: 'Hijacked',
       });
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a viewer and changes nothing', async () => {
-      const entry = await createEntry(trove, owner, car.id, full);
-      const before = await storedEntries(trove, owner.groupId);
+      const entry = await createEntry(app.trove, owner, car.id, full);
+      const before = await storedEntries(app.trove, owner.groupId);
 
       const response = await update(viewer, entry.id, { ...full, name: 'By viewer' });
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await storedEntries(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 404 for an entry of another group and changes nothing in either group', async () => {
-      const entry = await createEntry(trove, owner, car.id, full);
-      const theirCar = await createEntity(trove, outsider, 'Their car');
-      await createEntry(trove, outsider, theirCar.id, { name: 'Theirs', completedDate: PAST });
-      const ours = await storedEntries(trove, owner.groupId);
-      const theirs = await storedEntries(trove, outsider.groupId);
+      const entry = await createEntry(app.trove, owner, car.id, full);
+      const theirCar = await createEntity(app.trove, outsider, 'Their car');
+      await createEntry(app.trove, outsider, theirCar.id, { name: 'Theirs', completedDate: PAST });
+      const ours = await storedEntries(app.trove, owner.groupId);
+      const theirs = await storedEntries(app.trove, outsider.groupId);
 
       const response = await update(outsider, entry.id, { ...full, name: 'Taken' });
 
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `maintenance entry ${entry.id} not found` });
-      expect(await storedEntries(trove, owner.groupId)).toEqual(ours);
-      expect(await storedEntries(trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedEntries(app.trove, owner.groupId)).toEqual(ours);
+      expect(await storedEntries(app.trove, outsider.groupId)).toEqual(theirs);
     });
   });
 });

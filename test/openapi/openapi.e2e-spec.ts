@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { renderOpenApiDocument } from '../../src/openapi/render-openapi.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('OpenAPI document', () => {
   it('committed at openapi/openapi.json matches the code (run `npm run openapi` after API changes)', async () => {
@@ -11,21 +11,17 @@ describe('OpenAPI document', () => {
 });
 
 describe('Swagger UI and the served document', () => {
-  let trove: TestApp;
-
-  beforeAll(async () => {
-    trove = await createTestApp();
-  });
-  afterAll(() => trove.close());
+  const app = useTestApp();
+  beforeAll(async () => {});
 
   it('serves Swagger UI at /swagger', async () => {
-    const response = await trove.http.get('/swagger').expect(200);
+    const response = await app.trove.http.get('/swagger').expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.text).toContain('swagger-ui');
   });
 
   it('serves the OpenAPI 3 document with bearer auth and handler-named operations', async () => {
-    const response = await trove.http.get('/swagger/openapi.json').expect(200);
+    const response = await app.trove.http.get('/swagger/openapi.json').expect(200);
     const document = response.body as {
       openapi: string;
       components: { securitySchemes: Record<string, { type: string; scheme: string }> };

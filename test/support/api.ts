@@ -66,3 +66,16 @@ export function useSharedApp(
   afterAll(() => shared.trove.close());
   return shared;
 }
+
+/**
+ * Boots an app (with these configuration variables) before the tests of the calling file and
+ * closes it after them; `.trove` is set by the time the file's own hooks and tests run.
+ */
+export function useTestApp(env?: Record<string, string>): { trove: TestApp } {
+  const shared = {} as { trove: TestApp };
+  beforeAll(async () => {
+    shared.trove = await createTestApp(env);
+  });
+  afterAll(() => shared.trove.close());
+  return shared;
+}

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTag,
@@ -17,23 +17,21 @@ import {
 } from './tag-helpers.js';
 
 describe('POST /api/v1/tags', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const create = (session: Session, body: unknown) =>
-    as(trove, session, 'post', '/api/v1/tags').send(body as object);
+    as(app.trove, session, 'post', '/api/v1/tags').send(body as object);
 
   describe('success', () => {
     it('creates a root tag with every field and answers 201 with the tag', async () => {
@@ -57,15 +55,15 @@ describe('POST /api/v1/tags', () => {
       expect(Object.keys(response.body).sort()).toEqual(OUT_KEYS);
       const body = response.body as TagOutBody;
       expect(body.createdAt).toBe(body.updatedAt);
-      expect(await readTag(trove, owner, body.id)).toEqual(body);
-      const [row] = await trove.query('SELECT group_id, parent_id FROM tags WHERE id = $1', [
+      expect(await readTag(app.trove, owner, body.id)).toEqual(body);
+      const [row] = await app.trove.query('SELECT group_id, parent_id FROM tags WHERE id = $1', [
         body.id,
       ]);
       expect(row).toEqual({ group_id: owner.groupId, parent_id: null });
     });
 
     it('defaults omitted texts to "", trims the name and nests under a parent of the group', async () => {
-      const parent = await createTag(trove, owner, { name: 'Workshop' });
+      const parent = await createTag(app.trove, owner, { name: 'Workshop' });
 
       const response = await create(member, { name: '  Drills  ', parentId: parent.id }).expect(
         201,
@@ -77,7 +75,7 @@ describe('POST /api/v1/tags', () => {
         parent: summaryOf(parent),
         children: [],
       });
-      expect((await readTag(trove, owner, parent.id)).children).toEqual([summaryOf(child)]);
+      expect((await readTag(app.trove, owner, parent.id)).children).toEqual([summaryOf(child)]);
     });
 
     it('makes a root for a null parentId and for Homebox’s zero UUID', async () => {
@@ -104,8 +102,8 @@ describe('POST /api/v1/tags', () => {
       expect(body).toEqual({ ...summaryShape({ name: 'Sneaky' }), parent: null, children: [] });
       expect(body.id).not.toBe(UNKNOWN_ID);
       expect(body.createdAt).not.toBe('2000-01-01T00:00:00.000Z');
-      expect((await listTags(trove, owner)).map((tag) => tag.id)).toContain(body.id);
-      expect((await listTags(trove, outsider)).map((tag) => tag.name)).not.toContain('Sneaky');
+      expect((await listTags(app.trove, owner)).map((tag) => tag.id)).toContain(body.id);
+      expect((await listTags(app.trove, outsider)).map((tag) => tag.name)).not.toContain('Sneaky');
     });
 
     it('accepts names, descriptions, colors and icons of the largest allowed size', async () => {
@@ -126,14 +124,14 @@ describe('POST /api/v1/tags', () => {
       fields: Record<string, string>,
       session: Session = owner,
     ): Promise<void> => {
-      const before = await storedTags(trove, owner.groupId);
+      const before = await storedTags(app.trove, owner.groupId);
       const response = await create(session, body);
       expect({ body, status: response.status, response: response.body }).toEqual({
         body,
         status: 422,
         response: { error: 'Validation Error', fields },
       });
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
     };
 
     it('answers 422 for a missing, empty, blank, too long or non-string name', async () => {
@@ -198,39 +196,39 @@ describe('POST /api/v1/tags', () => {
     });
 
     it('answers 400 for malformed JSON and writes nothing', async () => {
-      const before = await storedTags(trove, owner.groupId);
-      const response = await as(trove, owner, 'post', '/api/v1/tags')
+      const before = await storedTags(app.trove, owner.groupId);
+      const response = await as(app.trove, owner, 'post', '/api/v1/tags')
         .set('Content-Type', 'application/json')
         .send('{"name": "Broken"');
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: expect.stringMatching(/^malformed JSON body/) });
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and writes nothing', async () => {
-      const before = await storedTags(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'post', '/api/v1/tags', { name: 'Intruder' });
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      const before = await storedTags(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'post', '/api/v1/tags', { name: 'Intruder' });
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a viewer and writes nothing', async () => {
-      const before = await storedTags(trove, owner.groupId);
+      const before = await storedTags(app.trove, owner.groupId);
       const response = await create(viewer, { name: 'By viewer' });
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 422 for a parent from another group and writes nothing in either group', async () => {
-      const foreign = await createTag(trove, outsider, { name: 'Eve’s' });
-      const theirs = await storedTags(trove, outsider.groupId);
-      const ours = await storedTags(trove, owner.groupId);
+      const foreign = await createTag(app.trove, outsider, { name: 'Eve’s' });
+      const theirs = await storedTags(app.trove, outsider.groupId);
+      const ours = await storedTags(app.trove, owner.groupId);
 
       const response = await create(owner, { name: 'Infiltrator', parentId: foreign.id });
 
@@ -239,15 +237,15 @@ describe('POST /api/v1/tags', () => {
         error: 'Validation Error',
         fields: { parentId: `tag ${foreign.id} not found` },
       });
-      expect(await storedTags(trove, outsider.groupId)).toEqual(theirs);
-      expect(await storedTags(trove, owner.groupId)).toEqual(ours);
-      expect((await readTag(trove, outsider, foreign.id)).children).toEqual([]);
+      expect(await storedTags(app.trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(ours);
+      expect((await readTag(app.trove, outsider, foreign.id)).children).toEqual([]);
     });
 
     it('creates the tag in the caller’s group only', async () => {
-      const tag = await createTag(trove, outsider, { name: 'Only Eve' });
-      expect((await listTags(trove, outsider)).map((t) => t.id)).toContain(tag.id);
-      expect((await listTags(trove, owner)).map((t) => t.id)).not.toContain(tag.id);
+      const tag = await createTag(app.trove, outsider, { name: 'Only Eve' });
+      expect((await listTags(app.trove, outsider)).map((t) => t.id)).toContain(tag.id);
+      expect((await listTags(app.trove, owner)).map((t) => t.id)).not.toContain(tag.id);
     });
   });
 });

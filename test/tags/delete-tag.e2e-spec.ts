@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTag,
@@ -14,32 +14,30 @@ import {
 } from './tag-helpers.js';
 
 describe('DELETE /api/v1/tags/{id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   const remove = (session: Session, id: string) =>
-    as(trove, session, 'delete', `/api/v1/tags/${id}`);
+    as(app.trove, session, 'delete', `/api/v1/tags/${id}`);
 
   /** Tags a few of the group's starter locations (entities) directly in the database. */
   const tagEntities = async (groupId: string, tagId: string, count: number): Promise<string[]> => {
-    const entities = await trove.query<{ id: string }>(
+    const entities = await app.trove.query<{ id: string }>(
       'SELECT id FROM entities WHERE group_id = $1 ORDER BY id LIMIT $2',
       [groupId, count],
     );
     for (const entity of entities) {
-      await trove.query('INSERT INTO entity_tags (entity_id, tag_id) VALUES ($1, $2)', [
+      await app.trove.query('INSERT INTO entity_tags (entity_id, tag_id) VALUES ($1, $2)', [
         entity.id,
         tagId,
       ]);
@@ -48,40 +46,50 @@ describe('DELETE /api/v1/tags/{id}', () => {
   };
 
   const entityTags = (tagId: string) =>
-    trove.query('SELECT entity_id FROM entity_tags WHERE tag_id = $1 ORDER BY entity_id', [tagId]);
+    app.trove.query('SELECT entity_id FROM entity_tags WHERE tag_id = $1 ORDER BY entity_id', [
+      tagId,
+    ]);
 
   describe('success', () => {
     it('answers 204, the tag is gone, its children become roots and it leaves every entity', async () => {
-      const grandparent = await createTag(trove, owner, { name: 'Grandparent' });
-      const doomed = await createTag(trove, owner, { name: 'Doomed', parentId: grandparent.id });
-      const childA = await createTag(trove, owner, { name: 'Child A', parentId: doomed.id });
-      const childB = await createTag(trove, owner, { name: 'Child B', parentId: doomed.id });
-      const grandchild = await createTag(trove, owner, { name: 'Grandchild', parentId: childA.id });
-      const kept = await createTag(trove, owner, { name: 'Kept' });
+      const grandparent = await createTag(app.trove, owner, { name: 'Grandparent' });
+      const doomed = await createTag(app.trove, owner, {
+        name: 'Doomed',
+        parentId: grandparent.id,
+      });
+      const childA = await createTag(app.trove, owner, { name: 'Child A', parentId: doomed.id });
+      const childB = await createTag(app.trove, owner, { name: 'Child B', parentId: doomed.id });
+      const grandchild = await createTag(app.trove, owner, {
+        name: 'Grandchild',
+        parentId: childA.id,
+      });
+      const kept = await createTag(app.trove, owner, { name: 'Kept' });
       const entities = await tagEntities(owner.groupId, doomed.id, 2);
       await tagEntities(owner.groupId, kept.id, 2);
 
       const response = await remove(member, doomed.id).expect(204);
 
       expect(response.text).toBe('');
-      const missing = await as(trove, owner, 'get', `/api/v1/tags/${doomed.id}`);
+      const missing = await as(app.trove, owner, 'get', `/api/v1/tags/${doomed.id}`);
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ error: `tag ${doomed.id} not found` });
-      expect((await listTags(trove, owner)).map((tag) => tag.id)).not.toContain(doomed.id);
+      expect((await listTags(app.trove, owner)).map((tag) => tag.id)).not.toContain(doomed.id);
 
       for (const child of [childA, childB]) {
-        const after = await readTag(trove, owner, child.id);
+        const after = await readTag(app.trove, owner, child.id);
         expect(after.parentId).toBeNull();
         expect(after.parent).toBeNull();
         expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(child.updatedAt));
       }
-      expect((await readTag(trove, owner, childA.id)).children).toEqual([summaryOf(grandchild)]);
-      expect((await readTag(trove, owner, grandparent.id)).children).toEqual([]);
+      expect((await readTag(app.trove, owner, childA.id)).children).toEqual([
+        summaryOf(grandchild),
+      ]);
+      expect((await readTag(app.trove, owner, grandparent.id)).children).toEqual([]);
 
       expect(entities).toHaveLength(2);
       expect(await entityTags(doomed.id)).toEqual([]);
       expect(await entityTags(kept.id)).toHaveLength(2);
-      const stillThere = await trove.query<{ count: string }>(
+      const stillThere = await app.trove.query<{ count: string }>(
         'SELECT count(*) FROM entities WHERE id = ANY($1::uuid[])',
         [entities],
       );
@@ -91,8 +99,8 @@ describe('DELETE /api/v1/tags/{id}', () => {
 
   describe('bad input', () => {
     it('answers 400 for an id that is not a UUID and 404 for an unknown or deleted id', async () => {
-      const tag = await createTag(trove, owner, { name: 'Once' });
-      const before = await storedTags(trove, owner.groupId);
+      const tag = await createTag(app.trove, owner, { name: 'Once' });
+      const before = await storedTags(app.trove, owner.groupId);
 
       const malformed = await remove(owner, 'not-an-id');
       expect(malformed.status).toBe(400);
@@ -101,7 +109,7 @@ describe('DELETE /api/v1/tags/{id}', () => {
       const unknown = await remove(owner, UNKNOWN_ID);
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ error: `tag ${UNKNOWN_ID} not found` });
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
 
       await remove(owner, tag.id).expect(204);
       const again = await remove(owner, tag.id);
@@ -112,42 +120,42 @@ describe('DELETE /api/v1/tags/{id}', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token, and deletes nothing', async () => {
-      const tag = await createTag(trove, owner, { name: 'Guarded' });
-      const before = await storedTags(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'delete', `/api/v1/tags/${tag.id}`);
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      const tag = await createTag(app.trove, owner, { name: 'Guarded' });
+      const before = await storedTags(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'delete', `/api/v1/tags/${tag.id}`);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('roles', () => {
     it('answers 403 to a viewer and deletes nothing', async () => {
-      const tag = await createTag(trove, owner, { name: 'Viewed' });
-      const before = await storedTags(trove, owner.groupId);
+      const tag = await createTag(app.trove, owner, { name: 'Viewed' });
+      const before = await storedTags(app.trove, owner.groupId);
 
       const response = await remove(viewer, tag.id);
 
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await storedTags(trove, owner.groupId)).toEqual(before);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 404 for a tag of another group and deletes nothing', async () => {
-      const tag = await createTag(trove, owner, { name: 'Ours' });
-      const child = await createTag(trove, owner, { name: 'Our child', parentId: tag.id });
+      const tag = await createTag(app.trove, owner, { name: 'Ours' });
+      const child = await createTag(app.trove, owner, { name: 'Our child', parentId: tag.id });
       await tagEntities(owner.groupId, tag.id, 1);
-      const ours = await storedTags(trove, owner.groupId);
-      const theirs = await storedTags(trove, outsider.groupId);
+      const ours = await storedTags(app.trove, owner.groupId);
+      const theirs = await storedTags(app.trove, outsider.groupId);
 
       const response = await remove(outsider, tag.id);
 
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `tag ${tag.id} not found` });
-      expect(await storedTags(trove, owner.groupId)).toEqual(ours);
-      expect(await storedTags(trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedTags(app.trove, owner.groupId)).toEqual(ours);
+      expect(await storedTags(app.trove, outsider.groupId)).toEqual(theirs);
       expect(await entityTags(tag.id)).toHaveLength(1);
-      expect((await readTag(trove, owner, child.id)).parentId).toBe(tag.id);
+      expect((await readTag(app.trove, owner, child.id)).parentId).toBe(tag.id);
     });
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTag,
@@ -14,7 +14,6 @@ import {
 } from './tag-helpers.js';
 
 describe('GET /api/v1/tags/{id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
@@ -24,26 +23,25 @@ describe('GET /api/v1/tags/{id}', () => {
   let childA: TagOutBody;
   let grandchild: TagOutBody;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    parent = await createTag(trove, owner, { name: 'Hardware' });
-    tag = await createTag(trove, owner, {
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    parent = await createTag(app.trove, owner, { name: 'Hardware' });
+    tag = await createTag(app.trove, owner, {
       name: 'Storage',
       description: 'Disks and drives',
       color: 'blue',
       icon: 'mdi-harddisk',
       parentId: parent.id,
     });
-    childB = await createTag(trove, owner, { name: 'ssd', parentId: tag.id });
-    childA = await createTag(trove, owner, { name: 'HDD', parentId: tag.id });
-    grandchild = await createTag(trove, owner, { name: 'NVMe', parentId: childB.id });
+    childB = await createTag(app.trove, owner, { name: 'ssd', parentId: tag.id });
+    childA = await createTag(app.trove, owner, { name: 'HDD', parentId: tag.id });
+    grandchild = await createTag(app.trove, owner, { name: 'NVMe', parentId: childB.id });
   });
-  afterAll(() => trove.close());
 
-  const get = (session: Session, id: string) => as(trove, session, 'get', `/api/v1/tags/${id}`);
+  const get = (session: Session, id: string) => as(app.trove, session, 'get', `/api/v1/tags/${id}`);
 
   describe('success', () => {
     it('answers the tag with its parent and its direct children sorted by name', async () => {
@@ -104,13 +102,13 @@ describe('GET /api/v1/tags/{id}', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', `/api/v1/tags/${tag.id}`);
+      await expectUnauthenticated(app.trove, 'get', `/api/v1/tags/${tag.id}`);
     });
   });
 
   describe('another group', () => {
     it('answers 404 for a tag of another group, both ways', async () => {
-      const theirs = await createTag(trove, outsider, { name: 'Private' });
+      const theirs = await createTag(app.trove, outsider, { name: 'Private' });
 
       const intoOurs = await get(outsider, tag.id);
       expect(intoOurs.status).toBe(404);
@@ -120,7 +118,7 @@ describe('GET /api/v1/tags/{id}', () => {
       expect(intoTheirs.status).toBe(404);
       expect(intoTheirs.body).toEqual({ error: `tag ${theirs.id} not found` });
 
-      expect((await listTags(trove, outsider)).map((t) => t.id)).not.toContain(tag.id);
+      expect((await listTags(app.trove, outsider)).map((t) => t.id)).not.toContain(tag.id);
     });
   });
 });

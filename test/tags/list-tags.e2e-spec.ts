@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTag,
@@ -13,22 +13,20 @@ import {
 } from './tag-helpers.js';
 
 describe('GET /api/v1/tags', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   describe('success', () => {
     it('lists the starter tags of a new group as summaries, sorted by name', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/tags').expect(200);
+      const response = await as(app.trove, owner, 'get', '/api/v1/tags').expect(200);
 
       expect(response.body).toEqual(STARTER_TAGS.map((name) => summaryShape({ name })));
       for (const tag of response.body as object[]) {
@@ -37,18 +35,18 @@ describe('GET /api/v1/tags', () => {
     });
 
     it('sorts case-insensitively, then by id for equal names, and shows parentId for nested tags', async () => {
-      const root = await createTag(trove, owner, { name: 'cables', color: '#aa0000' });
-      const child = await createTag(trove, owner, {
+      const root = await createTag(app.trove, owner, { name: 'cables', color: '#aa0000' });
+      const child = await createTag(app.trove, owner, {
         name: 'USB',
         parentId: root.id,
         description: 'all sorts',
         icon: 'mdi-usb',
       });
-      const twinA = await createTag(trove, owner, { name: 'Twin' });
-      const twinB = await createTag(trove, owner, { name: 'Twin' });
+      const twinA = await createTag(app.trove, owner, { name: 'Twin' });
+      const twinB = await createTag(app.trove, owner, { name: 'Twin' });
       const twins = [twinA, twinB].sort((a, b) => a.id.localeCompare(b.id));
 
-      const tags = await listTags(trove, owner);
+      const tags = await listTags(app.trove, owner);
 
       expect(tags.map((tag) => tag.name)).toEqual([
         'Appliances',
@@ -79,27 +77,29 @@ describe('GET /api/v1/tags', () => {
     });
 
     it('lets a viewer list the group’s tags', async () => {
-      expect(await listTags(trove, viewer)).toEqual(await listTags(trove, owner));
+      expect(await listTags(app.trove, viewer)).toEqual(await listTags(app.trove, owner));
     });
   });
 
   describe('bad input', () => {
     it('ignores query parameters it does not know', async () => {
-      const response = await as(trove, owner, 'get', '/api/v1/tags?q=cables&page=2').expect(200);
-      expect(response.body).toEqual(await listTags(trove, owner));
+      const response = await as(app.trove, owner, 'get', '/api/v1/tags?q=cables&page=2').expect(
+        200,
+      );
+      expect(response.body).toEqual(await listTags(app.trove, owner));
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token and with a bad token', async () => {
-      await expectUnauthenticated(trove, 'get', '/api/v1/tags');
+      await expectUnauthenticated(app.trove, 'get', '/api/v1/tags');
     });
   });
 
   describe('another group', () => {
     it('lists only the caller’s own group’s tags', async () => {
-      const ours = await listTags(trove, owner);
-      const theirs = await listTags(trove, outsider);
+      const ours = await listTags(app.trove, owner);
+      const theirs = await listTags(app.trove, outsider);
 
       expect(theirs).toEqual(STARTER_TAGS.map((name) => summaryShape({ name })));
       const ourIds = new Set(ours.map((tag) => tag.id));

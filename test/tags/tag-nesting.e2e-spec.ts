@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createChain,
@@ -14,49 +14,47 @@ import {
 } from './tag-helpers.js';
 
 describe('tag nesting rules', () => {
-  let trove: TestApp;
   let owner: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
+    owner = await signUp(app.trove, { name: 'Ada' });
   });
-  afterAll(() => trove.close());
 
   const update = (id: string, body: object) =>
-    as(trove, owner, 'put', `/api/v1/tags/${id}`).send(body);
+    as(app.trove, owner, 'put', `/api/v1/tags/${id}`).send(body);
 
   /** Asserts a refusal with exactly this body, and that no tag of the group changed. */
   const expectRefused = async (
     send: () => ReturnType<typeof update>,
     expected: object,
   ): Promise<void> => {
-    const before = await storedTags(trove, owner.groupId);
+    const before = await storedTags(app.trove, owner.groupId);
     const response = await send();
     expect(response.status).toBe(422);
     expect(response.body).toEqual(expected);
-    expect(await storedTags(trove, owner.groupId)).toEqual(before);
+    expect(await storedTags(app.trove, owner.groupId)).toEqual(before);
   };
 
   describe('cycles', () => {
     it('refuses to nest a tag under itself', async () => {
-      const tag = await createTag(trove, owner, { name: 'Self' });
+      const tag = await createTag(app.trove, owner, { name: 'Self' });
       await expectRefused(() => update(tag.id, { name: 'Self', parentId: tag.id }), CYCLE);
     });
 
     it('refuses to nest a tag under its child or a deeper descendant', async () => {
-      const [a, b, c, d] = await createChain(trove, owner, ['A', 'B', 'C', 'D']);
+      const [a, b, c, d] = await createChain(app.trove, owner, ['A', 'B', 'C', 'D']);
       for (const descendant of [b, c, d]) {
         await expectRefused(() => update(a.id, { name: 'A', parentId: descendant.id }), CYCLE);
       }
       await expectRefused(() => update(b.id, { name: 'B', parentId: d.id }), CYCLE);
-      expect((await readTag(trove, owner, a.id)).parent).toBeNull();
+      expect((await readTag(app.trove, owner, a.id)).parent).toBeNull();
     });
 
     it('lets two opposite moves run at once without creating a cycle', async () => {
       for (let round = 0; round < 5; round += 1) {
-        const x = await createTag(trove, owner, { name: `X${round}` });
-        const y = await createTag(trove, owner, { name: `Y${round}` });
+        const x = await createTag(app.trove, owner, { name: `X${round}` });
+        const y = await createTag(app.trove, owner, { name: `Y${round}` });
 
         const [first, second] = await Promise.all([
           update(x.id, { name: x.name, parentId: y.id }),
@@ -65,7 +63,7 @@ describe('tag nesting rules', () => {
 
         expect([first.status, second.status].sort()).toEqual([200, 422]);
         expect([first.body, second.body]).toContainEqual(CYCLE);
-        const rows = await trove.query<{ id: string; parent_id: string | null }>(
+        const rows = await app.trove.query<{ id: string; parent_id: string | null }>(
           'SELECT id, parent_id FROM tags WHERE id = ANY($1::uuid[])',
           [[x.id, y.id]],
         );
@@ -76,19 +74,20 @@ describe('tag nesting rules', () => {
 
   describe('depth', () => {
     it('allows five levels and refuses a sixth on create, writing nothing', async () => {
-      const chain = await createChain(trove, owner, ['L1', 'L2', 'L3', 'L4', 'L5']);
-      expect((await readTag(trove, owner, chain[4].id)).parent).toEqual(summaryOf(chain[3]));
+      const chain = await createChain(app.trove, owner, ['L1', 'L2', 'L3', 'L4', 'L5']);
+      expect((await readTag(app.trove, owner, chain[4].id)).parent).toEqual(summaryOf(chain[3]));
 
       await expectRefused(
-        () => as(trove, owner, 'post', '/api/v1/tags').send({ name: 'L6', parentId: chain[4].id }),
+        () =>
+          as(app.trove, owner, 'post', '/api/v1/tags').send({ name: 'L6', parentId: chain[4].id }),
         TOO_DEEP,
       );
-      expect((await readTag(trove, owner, chain[4].id)).children).toEqual([]);
+      expect((await readTag(app.trove, owner, chain[4].id)).children).toEqual([]);
     });
 
     it('counts the whole moved subtree and refuses a move past five levels', async () => {
-      const [, , p3] = await createChain(trove, owner, ['P1', 'P2', 'P3']);
-      const [s1, s2, s3] = await createChain(trove, owner, ['S1', 'S2', 'S3']);
+      const [, , p3] = await createChain(app.trove, owner, ['P1', 'P2', 'P3']);
+      const [s1, s2, s3] = await createChain(app.trove, owner, ['S1', 'S2', 'S3']);
 
       // S1-S2-S3 under P3 would reach level 6.
       await expectRefused(() => update(s1.id, { name: 'S1', parentId: p3.id }), TOO_DEEP);
@@ -101,15 +100,15 @@ describe('tag nesting rules', () => {
       });
       // Nothing more fits below S3 now, and S1 may not take S2 back under a deeper parent.
       await expectRefused(
-        () => as(trove, owner, 'post', '/api/v1/tags').send({ name: 'S4', parentId: s3.id }),
+        () => as(app.trove, owner, 'post', '/api/v1/tags').send({ name: 'S4', parentId: s3.id }),
         TOO_DEEP,
       );
-      expect((await readTag(trove, owner, s1.id)).children).toEqual([]);
+      expect((await readTag(app.trove, owner, s1.id)).children).toEqual([]);
     });
 
     it('refuses to move a tag whose own subtree is already five levels deep under any parent', async () => {
-      const [top] = await createChain(trove, owner, ['D1', 'D2', 'D3', 'D4', 'D5']);
-      const root = await createTag(trove, owner, { name: 'Root' });
+      const [top] = await createChain(app.trove, owner, ['D1', 'D2', 'D3', 'D4', 'D5']);
+      const root = await createTag(app.trove, owner, { name: 'Root' });
       await expectRefused(() => update(top.id, { name: 'D1', parentId: root.id }), TOO_DEEP);
     });
   });

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import type { AuthUser } from '../../src/auth/auth-user.js';
 import { TagsService } from '../../src/tags/tags.service.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createChain, createTag, listTags, UNKNOWN_ID, type TagOutBody } from './tag-helpers.js';
 
 /** The service API other modules (entities) call, used the way they will use it. */
 describe('TagsService for other modules', () => {
-  let trove: TestApp;
   let tags: TagsService;
   let owner: Session;
   let outsider: Session;
@@ -29,18 +28,21 @@ describe('TagsService for other modules', () => {
     role: 'owner',
   });
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    tags = trove.app.get(TagsService);
-    owner = await signUp(trove, { name: 'Ada' });
-    outsider = await signUp(trove, { name: 'Eve' });
+    tags = app.trove.app.get(TagsService);
+    owner = await signUp(app.trove, { name: 'Ada' });
+    outsider = await signUp(app.trove, { name: 'Eve' });
     user = asAuthUser(owner);
-    [root, child, grandchild] = await createChain(trove, owner, ['Root', 'Child', 'Grandchild']);
-    sibling = await createTag(trove, owner, { name: 'Sibling', parentId: root.id });
-    unrelated = await createTag(trove, owner, { name: 'Unrelated' });
-    [foreign, foreignChild] = await createChain(trove, outsider, ['Foreign', 'Foreign child']);
+    [root, child, grandchild] = await createChain(app.trove, owner, [
+      'Root',
+      'Child',
+      'Grandchild',
+    ]);
+    sibling = await createTag(app.trove, owner, { name: 'Sibling', parentId: root.id });
+    unrelated = await createTag(app.trove, owner, { name: 'Unrelated' });
+    [foreign, foreignChild] = await createChain(app.trove, outsider, ['Foreign', 'Foreign child']);
   });
-  afterAll(() => trove.close());
 
   describe('expandWithDescendants', () => {
     it('returns a three-level tree from its root, each id once', async () => {
@@ -113,7 +115,7 @@ describe('TagsService for other modules', () => {
         status: 422,
         fields: { tagIds: 'tag bad not found' },
       });
-      expect((await listTags(trove, outsider)).map((tag) => tag.id)).toContain(foreign.id);
+      expect((await listTags(app.trove, outsider)).map((tag) => tag.id)).toContain(foreign.id);
     });
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTag,
@@ -143,7 +143,6 @@ interface EntityFieldBody {
 }
 
 describe('POST /api/v1/templates/{id}/create-item', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
@@ -159,7 +158,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
 
   /** The stored view of an existing entity of the group, as the database has it. */
   const existingStored = async (id: string) => {
-    const [row] = await trove.query<{
+    const [row] = await app.trove.query<{
       name: string;
       description: string;
       asset_id: string;
@@ -187,7 +186,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
   };
 
   const nextAssetId = async (session: Session): Promise<number> => {
-    const [row] = await trove.query<{ next: number }>(
+    const [row] = await app.trove.query<{ next: number }>(
       'SELECT (COALESCE(max(asset_id), 0) + 1)::int AS next FROM entities WHERE group_id = $1',
       [session.groupId],
     );
@@ -195,10 +194,10 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
   };
 
   const createItem = (session: Session, templateId: string, body: unknown) =>
-    as(trove, session, 'post', `${TEMPLATES}/${templateId}/create-item`).send(body as object);
+    as(app.trove, session, 'post', `${TEMPLATES}/${templateId}/create-item`).send(body as object);
 
   const readEntity = async (session: Session, id: string) =>
-    (await as(trove, session, 'get', `/api/v1/entities/${id}`).expect(200)).body as {
+    (await as(app.trove, session, 'get', `/api/v1/entities/${id}`).expect(200)).body as {
       name: string;
       parent: { id: string } | null;
       tags: { id: string }[];
@@ -206,18 +205,18 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
       entityType: { id: string };
     };
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    rooms = await locations(trove, owner);
-    ownTags = await tags(trove, owner);
-    const types = (await as(trove, owner, 'get', '/api/v1/entity-types').expect(200))
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    rooms = await locations(app.trove, owner);
+    ownTags = await tags(app.trove, owner);
+    const types = (await as(app.trove, owner, 'get', '/api/v1/entity-types').expect(200))
       .body as TypeBody[];
     itemType = types.find((type) => type.name === 'Item')!;
-    const group = (await as(trove, owner, 'get', '/api/v1/groups').expect(200)).body as {
+    const group = (await as(app.trove, owner, 'get', '/api/v1/groups').expect(200)).body as {
       id: string;
       name: string;
       currency: string;
@@ -232,11 +231,11 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
       updated_at: group.updatedAt,
       edges: {},
     };
-    outsiderRooms = await locations(trove, outsider);
-    outsiderTags = await tags(trove, outsider);
-    outsiderTypes = (await as(trove, outsider, 'get', '/api/v1/entity-types').expect(200))
+    outsiderRooms = await locations(app.trove, outsider);
+    outsiderTags = await tags(app.trove, outsider);
+    outsiderTypes = (await as(app.trove, outsider, 'get', '/api/v1/entity-types').expect(200))
       .body as TypeBody[];
-    laptop = await createTemplate(trove, owner, {
+    laptop = await createTemplate(app.trove, owner, {
       name: 'Laptop template',
       defaultName: 'Laptop',
       defaultDescription: 'A company laptop',
@@ -256,7 +255,6 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
       ],
     });
   });
-  afterAll(() => trove.close());
 
   describe('success', () => {
     it('creates an entity from the template’s defaults and answers 201 with its stored view', async () => {
@@ -334,12 +332,12 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
           booleanValue: false,
         },
       ]);
-      const [row] = await trove.query('SELECT group_id FROM entities WHERE id = $1', [body.id]);
+      const [row] = await app.trove.query('SELECT group_id FROM entities WHERE id = $1', [body.id]);
       expect(row).toEqual({ group_id: owner.groupId });
     });
 
     it('keeps number, boolean and time values from the template request to the entity', async () => {
-      const template = await createTemplate(trove, owner, {
+      const template = await createTemplate(app.trove, owner, {
         name: 'Values',
         defaultName: 'Sensor',
         fields: [
@@ -358,7 +356,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
         fieldShape({ type: 'time', name: 'Never', textValue: 'not yet' }),
       ];
       expect(template.fields).toEqual(expected);
-      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(expected);
+      expect((await readTemplate(app.trove, owner, template.id)).fields).toEqual(expected);
 
       const created = (await createItem(owner, template.id, {}).expect(201)).body as StoredEntity;
 
@@ -405,7 +403,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
           booleanValue: false,
         },
       ]);
-      const times = await trove.query<{ time_value: Date | null }>(
+      const times = await app.trove.query<{ time_value: Date | null }>(
         `SELECT time_value FROM entity_fields WHERE entity_id = $1 AND type = 'time' ORDER BY position`,
         [created.id],
       );
@@ -416,7 +414,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
     });
 
     it('copies the template’s fields in the template’s order, with numbers beyond 32 bits', async () => {
-      const template = await createTemplate(trove, owner, {
+      const template = await createTemplate(app.trove, owner, {
         name: 'Counters',
         defaultName: 'Meter',
         fields: [
@@ -425,7 +423,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
         ],
       });
       const [a, b] = template.fields;
-      await as(trove, owner, 'put', `${TEMPLATES}/${template.id}`)
+      await as(app.trove, owner, 'put', `${TEMPLATES}/${template.id}`)
         .send({
           name: 'Counters',
           fields: [
@@ -468,11 +466,13 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
     });
 
     it('takes name, description, quantity, parent, tags and type from the body', async () => {
-      const box = await as(trove, owner, 'post', '/api/v1/entities')
+      const box = await as(app.trove, owner, 'post', '/api/v1/entities')
         .send({ name: 'Toolbox', parentId: rooms.Garage.id })
         .expect(201);
       const tool = (
-        await as(trove, owner, 'post', '/api/v1/entity-types').send({ name: 'Tool' }).expect(201)
+        await as(app.trove, owner, 'post', '/api/v1/entity-types')
+          .send({ name: 'Tool' })
+          .expect(201)
       ).body as TypeBody;
       const assetId = await nextAssetId(owner);
 
@@ -551,7 +551,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
     });
 
     it('makes a bare entity from a template with nothing but a default name', async () => {
-      const bare = await createTemplate(trove, owner, { name: 'Bare', defaultName: 'Thing' });
+      const bare = await createTemplate(app.trove, owner, { name: 'Bare', defaultName: 'Thing' });
       const response = await createItem(owner, bare.id, {}).expect(201);
       expect(response.body).toEqual(
         storedShape({
@@ -572,7 +572,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
     });
 
     it('fills {{date}}, {{time}} and {{counter}} in the default name and in a sent name', async () => {
-      const template = await createTemplate(trove, owner, {
+      const template = await createTemplate(app.trove, owner, {
         name: 'Placeholders',
         defaultName: 'Cable {{date}} {{time}} #{{counter}} {{unknown}}',
       });
@@ -598,13 +598,13 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
     });
 
     it('leaves out default tags deleted since instead of refusing them', async () => {
-      const doomed = await createTag(trove, owner, 'Doomed');
-      const template = await createTemplate(trove, owner, {
+      const doomed = await createTag(app.trove, owner, 'Doomed');
+      const template = await createTemplate(app.trove, owner, {
         name: 'Tagged',
         defaultName: 'Tagged thing',
         defaultTagIds: [doomed.id, ownTags.IOT.id],
       });
-      await as(trove, owner, 'delete', `/api/v1/tags/${doomed.id}`).expect(204);
+      await as(app.trove, owner, 'delete', `/api/v1/tags/${doomed.id}`).expect(204);
 
       const response = await createItem(owner, template.id, {}).expect(201);
 
@@ -621,18 +621,18 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
       body: unknown,
       fields: Record<string, string>,
     ): Promise<void> => {
-      const before = await storedEntities(trove, owner.groupId);
+      const before = await storedEntities(app.trove, owner.groupId);
       const response = await createItem(owner, templateId, body);
       expect({ body, status: response.status, response: response.body }).toEqual({
         body,
         status: 422,
         response: validationError(fields),
       });
-      expect(await storedEntities(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntities(app.trove, owner.groupId)).toEqual(before);
     };
 
     it('answers 422 when neither the body nor the template gives a name', async () => {
-      const nameless = await createTemplate(trove, owner, {
+      const nameless = await createTemplate(app.trove, owner, {
         name: 'Nameless',
         fields: [{ type: 'text', name: 'F' }],
       });
@@ -704,7 +704,7 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
     });
 
     it('answers 400 for a template id that is not a UUID and 404 for an unknown one', async () => {
-      const before = await storedEntities(trove, owner.groupId);
+      const before = await storedEntities(app.trove, owner.groupId);
 
       const invalid = await createItem(owner, 'laptop', {});
       expect(invalid.status).toBe(400);
@@ -714,30 +714,30 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ error: `template ${UNKNOWN_ID} not found` });
 
-      expect(await storedEntities(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntities(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token or with a bad one, and writes nothing', async () => {
-      const before = await storedEntities(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'post', `${TEMPLATES}/${laptop.id}/create-item`, {});
-      expect(await storedEntities(trove, owner.groupId)).toEqual(before);
+      const before = await storedEntities(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'post', `${TEMPLATES}/${laptop.id}/create-item`, {});
+      expect(await storedEntities(app.trove, owner.groupId)).toEqual(before);
     });
 
     it('refuses viewers with 403 and writes nothing', async () => {
-      const before = await storedEntities(trove, owner.groupId);
+      const before = await storedEntities(app.trove, owner.groupId);
       const response = await createItem(viewer, laptop.id, {});
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await storedEntities(trove, owner.groupId)).toEqual(before);
+      expect(await storedEntities(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('answers 404 for another group’s template and writes nothing in either group', async () => {
-      const mine = await storedEntities(trove, owner.groupId);
-      const theirs = await storedEntities(trove, outsider.groupId);
+      const mine = await storedEntities(app.trove, owner.groupId);
+      const theirs = await storedEntities(app.trove, outsider.groupId);
 
       const response = await createItem(outsider, laptop.id, {
         name: 'Stolen',
@@ -746,13 +746,13 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
 
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `template ${laptop.id} not found` });
-      expect(await storedEntities(trove, owner.groupId)).toEqual(mine);
-      expect(await storedEntities(trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedEntities(app.trove, owner.groupId)).toEqual(mine);
+      expect(await storedEntities(app.trove, outsider.groupId)).toEqual(theirs);
     });
 
     it('refuses another group’s parent, tags and type with 422 and writes nothing', async () => {
-      const mine = await storedEntities(trove, owner.groupId);
-      const theirs = await storedEntities(trove, outsider.groupId);
+      const mine = await storedEntities(app.trove, owner.groupId);
+      const theirs = await storedEntities(app.trove, outsider.groupId);
       const theirItemType = outsiderTypes.find((type) => type.name === 'Item')!;
 
       for (const [body, fields] of [
@@ -771,8 +771,8 @@ describe('POST /api/v1/templates/{id}/create-item', () => {
         expect(response.body).toEqual(validationError(fields));
       }
 
-      expect(await storedEntities(trove, owner.groupId)).toEqual(mine);
-      expect(await storedEntities(trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedEntities(app.trove, owner.groupId)).toEqual(mine);
+      expect(await storedEntities(app.trove, outsider.groupId)).toEqual(theirs);
     });
   });
 });

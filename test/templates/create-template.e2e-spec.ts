@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   expectUnauthenticated,
@@ -24,7 +24,6 @@ import {
 } from './template-helpers.js';
 
 describe('POST /api/v1/templates', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
@@ -34,21 +33,20 @@ describe('POST /api/v1/templates', () => {
   let outsiderGarage: Reference;
   let outsiderTags: Record<string, TagBody>;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    garage = (await locations(trove, owner)).Garage;
-    ownTags = await tags(trove, owner);
-    outsiderGarage = (await locations(trove, outsider)).Garage;
-    outsiderTags = await tags(trove, outsider);
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    garage = (await locations(app.trove, owner)).Garage;
+    ownTags = await tags(app.trove, owner);
+    outsiderGarage = (await locations(app.trove, outsider)).Garage;
+    outsiderTags = await tags(app.trove, outsider);
   });
-  afterAll(() => trove.close());
 
   const create = (session: Session, body: unknown) =>
-    as(trove, session, 'post', TEMPLATES).send(body as object);
+    as(app.trove, session, 'post', TEMPLATES).send(body as object);
 
   describe('success', () => {
     it('creates a template with every member and answers 201 with its summary', async () => {
@@ -112,8 +110,8 @@ describe('POST /api/v1/templates', () => {
       expect(Object.keys(template).sort()).toEqual(SUMMARY_KEYS);
       for (const field of template.fields) expect(Object.keys(field).sort()).toEqual(FIELD_KEYS);
       expect(template.createdAt).toBe(template.updatedAt);
-      expect(await readTemplate(trove, owner, template.id)).toEqual(template);
-      const [row] = await trove.query('SELECT group_id FROM entity_templates WHERE id = $1', [
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(template);
+      const [row] = await app.trove.query('SELECT group_id FROM entity_templates WHERE id = $1', [
         template.id,
       ]);
       expect(row).toEqual({ group_id: owner.groupId });
@@ -188,7 +186,7 @@ describe('POST /api/v1/templates', () => {
       );
       const template = response.body as TemplateBody;
       expect(template.fields).toEqual(expected);
-      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(expected);
+      expect((await readTemplate(app.trove, owner, template.id)).fields).toEqual(expected);
     });
 
     it('keeps the fields in the order sent, not by name', async () => {
@@ -201,7 +199,7 @@ describe('POST /api/v1/templates', () => {
       const template = response.body as TemplateBody;
       expect(template.fields.map((field) => field.name)).toEqual(names);
       expect(
-        (await readTemplate(trove, owner, template.id)).fields.map((field) => field.name),
+        (await readTemplate(app.trove, owner, template.id)).fields.map((field) => field.name),
       ).toEqual(names);
     });
 
@@ -221,7 +219,7 @@ describe('POST /api/v1/templates', () => {
       expect(template.id).not.toBe(UNKNOWN_ID);
       expect(template.fields[0].id).not.toBe(UNKNOWN_ID);
       expect(template.createdAt).not.toBe('2000-01-01T00:00:00.000Z');
-      expect((await listTemplates(trove, outsider)).map((t) => t.name)).not.toContain('Sneaky');
+      expect((await listTemplates(app.trove, outsider)).map((t) => t.name)).not.toContain('Sneaky');
     });
 
     it('accepts texts of the largest allowed size', async () => {
@@ -251,14 +249,14 @@ describe('POST /api/v1/templates', () => {
 
   describe('bad input', () => {
     const expectRefused = async (body: unknown, fields: Record<string, string>): Promise<void> => {
-      const before = await storedTemplates(trove, owner.groupId);
+      const before = await storedTemplates(app.trove, owner.groupId);
       const response = await create(owner, body);
       expect({ body, status: response.status, response: response.body }).toEqual({
         body,
         status: 422,
         response: validationError(fields),
       });
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(before);
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(before);
     };
 
     it('answers 422 for a missing, empty, too long or non-string name', async () => {
@@ -416,36 +414,36 @@ describe('POST /api/v1/templates', () => {
     });
 
     it('answers 400 for malformed JSON and writes nothing', async () => {
-      const before = await storedTemplates(trove, owner.groupId);
-      const response = await as(trove, owner, 'post', TEMPLATES)
+      const before = await storedTemplates(app.trove, owner.groupId);
+      const response = await as(app.trove, owner, 'post', TEMPLATES)
         .set('Content-Type', 'application/json')
         .send('{"name": "broken"');
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: expect.any(String) });
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(before);
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token or with a bad one, and writes nothing', async () => {
-      const before = await storedTemplates(trove, owner.groupId);
-      await expectUnauthenticated(trove, 'post', TEMPLATES, { name: 'Anonymous' });
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(before);
+      const before = await storedTemplates(app.trove, owner.groupId);
+      await expectUnauthenticated(app.trove, 'post', TEMPLATES, { name: 'Anonymous' });
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(before);
     });
 
     it('refuses viewers with 403 and writes nothing', async () => {
-      const before = await storedTemplates(trove, owner.groupId);
+      const before = await storedTemplates(app.trove, owner.groupId);
       const response = await create(viewer, { name: 'Viewer’s' });
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(before);
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('another group', () => {
     it('refuses another group’s location and tags with 422, writing nothing in either group', async () => {
-      const mine = await storedTemplates(trove, owner.groupId);
-      const theirs = await storedTemplates(trove, outsider.groupId);
+      const mine = await storedTemplates(app.trove, owner.groupId);
+      const theirs = await storedTemplates(app.trove, outsider.groupId);
 
       const location = await create(owner, {
         name: 'Foreign location',
@@ -465,15 +463,15 @@ describe('POST /api/v1/templates', () => {
         validationError({ defaultTagIds: `tag ${outsiderTags.General.id} not found` }),
       );
 
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(mine);
-      expect(await storedTemplates(trove, outsider.groupId)).toEqual(theirs);
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(mine);
+      expect(await storedTemplates(app.trove, outsider.groupId)).toEqual(theirs);
     });
 
     it('creates in the caller’s group only: the other group neither lists nor reads it', async () => {
       const template = (await create(outsider, { name: 'Eve’s' }).expect(201)).body as TemplateBody;
-      expect((await listTemplates(trove, outsider)).map((t) => t.id)).toContain(template.id);
-      expect((await listTemplates(trove, owner)).map((t) => t.id)).not.toContain(template.id);
-      const read = await as(trove, owner, 'get', `${TEMPLATES}/${template.id}`);
+      expect((await listTemplates(app.trove, outsider)).map((t) => t.id)).toContain(template.id);
+      expect((await listTemplates(app.trove, owner)).map((t) => t.id)).not.toContain(template.id);
+      const read = await as(app.trove, owner, 'get', `${TEMPLATES}/${template.id}`);
       expect(read.status).toBe(404);
       expect(read.body).toEqual({ error: `template ${template.id} not found` });
     });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTag,
@@ -21,7 +21,6 @@ import {
 } from './template-helpers.js';
 
 describe('GET /api/v1/templates/{id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
@@ -29,14 +28,14 @@ describe('GET /api/v1/templates/{id}', () => {
   let ownTags: Record<string, TagBody>;
   let template: TemplateBody;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    rooms = await locations(trove, owner);
-    ownTags = await tags(trove, owner);
-    template = await createTemplate(trove, owner, {
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    rooms = await locations(app.trove, owner);
+    ownTags = await tags(app.trove, owner);
+    template = await createTemplate(app.trove, owner, {
       name: 'Drill',
       description: 'Cordless drills',
       notes: 'Charge after use',
@@ -61,9 +60,8 @@ describe('GET /api/v1/templates/{id}', () => {
       ],
     });
   });
-  afterAll(() => trove.close());
 
-  const get = (session: Session, id: string) => as(trove, session, 'get', `${TEMPLATES}/${id}`);
+  const get = (session: Session, id: string) => as(app.trove, session, 'get', `${TEMPLATES}/${id}`);
 
   describe('success', () => {
     it('answers 200 with the template summary exactly as spec §2.4 describes it', async () => {
@@ -148,11 +146,11 @@ describe('GET /api/v1/templates/{id}', () => {
     });
 
     it('leaves out default tags deleted since, and shows a deleted location as null', async () => {
-      const doomedTag = await createTag(trove, owner, 'Doomed');
-      const shed = await as(trove, owner, 'post', '/api/v1/entities')
+      const doomedTag = await createTag(app.trove, owner, 'Doomed');
+      const shed = await as(app.trove, owner, 'post', '/api/v1/entities')
         .send({ name: 'Shed', parentId: null })
         .expect(201);
-      const created = await createTemplate(trove, owner, {
+      const created = await createTemplate(app.trove, owner, {
         name: 'Fading',
         defaultTagIds: [doomedTag.id, ownTags.General.id],
         defaultLocationId: shed.body.id,
@@ -162,10 +160,10 @@ describe('GET /api/v1/templates/{id}', () => {
         { id: ownTags.General.id, name: 'General' },
       ]);
 
-      await as(trove, owner, 'delete', `/api/v1/tags/${doomedTag.id}`).expect(204);
-      await as(trove, owner, 'delete', `/api/v1/entities/${shed.body.id}`).expect(204);
+      await as(app.trove, owner, 'delete', `/api/v1/tags/${doomedTag.id}`).expect(204);
+      await as(app.trove, owner, 'delete', `/api/v1/entities/${shed.body.id}`).expect(204);
 
-      expect(await readTemplate(trove, owner, created.id)).toEqual(
+      expect(await readTemplate(app.trove, owner, created.id)).toEqual(
         templateShape({
           id: created.id,
           name: 'Fading',
@@ -178,13 +176,15 @@ describe('GET /api/v1/templates/{id}', () => {
     });
 
     it('shows a location’s new name after it is renamed', async () => {
-      const created = await createTemplate(trove, owner, {
+      const created = await createTemplate(app.trove, owner, {
         name: 'Kitchen things',
         defaultLocationId: rooms.Kitchen.id,
         fields: [{ type: 'text', name: 'Room' }],
       });
-      await trove.query("UPDATE entities SET name = 'Galley' WHERE id = $1", [rooms.Kitchen.id]);
-      expect(await readTemplate(trove, owner, created.id)).toEqual(
+      await app.trove.query("UPDATE entities SET name = 'Galley' WHERE id = $1", [
+        rooms.Kitchen.id,
+      ]);
+      expect(await readTemplate(app.trove, owner, created.id)).toEqual(
         templateShape({
           id: created.id,
           name: 'Kitchen things',
@@ -213,7 +213,7 @@ describe('GET /api/v1/templates/{id}', () => {
 
   describe('authentication', () => {
     it('answers 401 without a token or with a bad one', async () => {
-      await expectUnauthenticated(trove, 'get', `${TEMPLATES}/${template.id}`);
+      await expectUnauthenticated(app.trove, 'get', `${TEMPLATES}/${template.id}`);
     });
   });
 
@@ -222,7 +222,7 @@ describe('GET /api/v1/templates/{id}', () => {
       const response = await get(outsider, template.id);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `template ${template.id} not found` });
-      expect(await readTemplate(trove, owner, template.id)).toEqual(template);
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(template);
     });
   });
 });

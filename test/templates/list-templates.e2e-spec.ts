@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTemplate,
@@ -13,29 +13,27 @@ import {
 } from './template-helpers.js';
 
 describe('GET /api/v1/templates', () => {
-  let trove: TestApp;
   let owner: Session;
   let viewer: Session;
   let outsider: Session;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
+    owner = await signUp(app.trove, { name: 'Ada' });
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
   });
-  afterAll(() => trove.close());
 
   describe('success', () => {
     it('answers 200 with [] while the group has no templates', async () => {
-      const response = await as(trove, owner, 'get', TEMPLATES).expect(200);
+      const response = await as(app.trove, owner, 'get', TEMPLATES).expect(200);
       expect(response.body).toEqual([]);
     });
 
     it('lists the group’s templates by name, case-insensitively, each with five members', async () => {
       const made: Record<string, TemplateBody> = {};
       for (const name of ['toolbox', 'Cable', 'Book', 'apple', 'Zebra', 'cable']) {
-        made[name] = await createTemplate(trove, owner, {
+        made[name] = await createTemplate(app.trove, owner, {
           name,
           description: `about ${name}`,
           notes: 'not listed',
@@ -44,7 +42,7 @@ describe('GET /api/v1/templates', () => {
         });
       }
 
-      const response = await as(trove, owner, 'get', TEMPLATES).expect(200);
+      const response = await as(app.trove, owner, 'get', TEMPLATES).expect(200);
 
       expect(response.body).toEqual(
         ['apple', 'Book', 'Cable', 'cable', 'toolbox', 'Zebra'].map((name) =>
@@ -62,32 +60,34 @@ describe('GET /api/v1/templates', () => {
     });
 
     it('lets viewers list templates', async () => {
-      const response = await as(trove, viewer, 'get', TEMPLATES).expect(200);
-      expect(response.body).toEqual(await listTemplates(trove, owner));
+      const response = await as(app.trove, viewer, 'get', TEMPLATES).expect(200);
+      expect(response.body).toEqual(await listTemplates(app.trove, owner));
       expect(response.body).toHaveLength(6);
     });
   });
 
   describe('bad input', () => {
     it('ignores query parameters it does not know', async () => {
-      const response = await as(trove, owner, 'get', `${TEMPLATES}?page=x&name=apple`).expect(200);
-      expect(response.body).toEqual(await listTemplates(trove, owner));
+      const response = await as(app.trove, owner, 'get', `${TEMPLATES}?page=x&name=apple`).expect(
+        200,
+      );
+      expect(response.body).toEqual(await listTemplates(app.trove, owner));
       expect(response.body).toHaveLength(6);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token or with a bad one', async () => {
-      await expectUnauthenticated(trove, 'get', TEMPLATES);
+      await expectUnauthenticated(app.trove, 'get', TEMPLATES);
     });
   });
 
   describe('another group', () => {
     it('lists only the caller’s group’s templates', async () => {
-      const theirs = await createTemplate(trove, outsider, { name: 'Eve’s template' });
+      const theirs = await createTemplate(app.trove, outsider, { name: 'Eve’s template' });
 
-      expect(await listTemplates(trove, outsider)).toEqual([listItemOf(theirs)]);
-      const mine = await listTemplates(trove, owner);
+      expect(await listTemplates(app.trove, outsider)).toEqual([listItemOf(theirs)]);
+      const mine = await listTemplates(app.trove, owner);
       expect(mine).toHaveLength(6);
       expect(mine.map((item) => item.id)).not.toContain(theirs.id);
     });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   as,
   createTemplate,
@@ -22,7 +22,6 @@ import {
 } from './template-helpers.js';
 
 describe('PUT /api/v1/templates/{id}', () => {
-  let trove: TestApp;
   let owner: Session;
   let member: Session;
   let viewer: Session;
@@ -32,22 +31,21 @@ describe('PUT /api/v1/templates/{id}', () => {
   let outsiderRooms: Record<string, Reference>;
   let outsiderTags: Record<string, TagBody>;
 
+  const app = useTestApp();
   beforeAll(async () => {
-    trove = await createTestApp();
-    owner = await signUp(trove, { name: 'Ada' });
-    member = await signUpMember(trove, owner, 'user');
-    viewer = await signUpMember(trove, owner, 'viewer');
-    outsider = await signUp(trove, { name: 'Eve' });
-    rooms = await locations(trove, owner);
-    ownTags = await tags(trove, owner);
-    outsiderRooms = await locations(trove, outsider);
-    outsiderTags = await tags(trove, outsider);
+    owner = await signUp(app.trove, { name: 'Ada' });
+    member = await signUpMember(app.trove, owner, 'user');
+    viewer = await signUpMember(app.trove, owner, 'viewer');
+    outsider = await signUp(app.trove, { name: 'Eve' });
+    rooms = await locations(app.trove, owner);
+    ownTags = await tags(app.trove, owner);
+    outsiderRooms = await locations(app.trove, outsider);
+    outsiderTags = await tags(app.trove, outsider);
   });
-  afterAll(() => trove.close());
 
   /** A template with every member set, and three fields. */
   const fullTemplate = (name = 'Camera') =>
-    createTemplate(trove, owner, {
+    createTemplate(app.trove, owner, {
       name,
       description: 'Cameras',
       notes: 'Handle with care',
@@ -72,7 +70,7 @@ describe('PUT /api/v1/templates/{id}', () => {
     });
 
   const put = (session: Session, id: string, body: unknown) =>
-    as(trove, session, 'put', `${TEMPLATES}/${id}`).send(body as object);
+    as(app.trove, session, 'put', `${TEMPLATES}/${id}`).send(body as object);
 
   describe('success', () => {
     it('replaces every member; fields with an id change, without one are added, others go', async () => {
@@ -135,8 +133,8 @@ describe('PUT /api/v1/templates/{id}', () => {
       const updated = response.body as TemplateBody;
       expect(Object.keys(updated).sort()).toEqual(SUMMARY_KEYS);
       expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(template.updatedAt));
-      expect(await readTemplate(trove, owner, template.id)).toEqual(updated);
-      const rows = await trove.query('SELECT id FROM template_fields WHERE template_id = $1', [
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(updated);
+      const rows = await app.trove.query('SELECT id FROM template_fields WHERE template_id = $1', [
         template.id,
       ]);
       expect(rows).toHaveLength(4);
@@ -177,9 +175,10 @@ describe('PUT /api/v1/templates/{id}', () => {
             defaultWarrantyDetails: 'One year',
           }),
         );
-        const rows = await trove.query('SELECT id FROM template_fields WHERE template_id = $1', [
-          template.id,
-        ]);
+        const rows = await app.trove.query(
+          'SELECT id FROM template_fields WHERE template_id = $1',
+          [template.id],
+        );
         expect(rows).toEqual([]);
       }
     });
@@ -210,7 +209,7 @@ describe('PUT /api/v1/templates/{id}', () => {
     });
 
     it('adds a field whose id is the zero UUID, "", null or absent, as create does', async () => {
-      const template = await createTemplate(trove, owner, {
+      const template = await createTemplate(app.trove, owner, {
         name: 'New fields',
         fields: [{ type: 'text', name: 'Kept', textValue: 'k' }],
       });
@@ -236,11 +235,11 @@ describe('PUT /api/v1/templates/{id}', () => {
       ]);
       expect(new Set(fields.map((field) => field.id)).size).toBe(5);
       expect(fields.map((field) => field.id)).not.toContain('00000000-0000-0000-0000-000000000000');
-      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(fields);
+      expect((await readTemplate(app.trove, owner, template.id)).fields).toEqual(fields);
     });
 
     it('keeps the fields in the order last sent, and number values up to ±(2^53 − 1)', async () => {
-      const template = await createTemplate(trove, owner, {
+      const template = await createTemplate(app.trove, owner, {
         name: 'Reordered',
         fields: [
           { type: 'text', name: 'A' },
@@ -266,11 +265,11 @@ describe('PUT /api/v1/templates/{id}', () => {
         fieldShape({ id: b.id, type: 'number', name: 'B', numberValue: Number.MAX_SAFE_INTEGER }),
       ];
       expect((response.body as TemplateBody).fields).toEqual(expected);
-      expect((await readTemplate(trove, owner, template.id)).fields).toEqual(expected);
+      expect((await readTemplate(app.trove, owner, template.id)).fields).toEqual(expected);
     });
 
     it('counts a change of fields alone as an update', async () => {
-      const template = await createTemplate(trove, owner, {
+      const template = await createTemplate(app.trove, owner, {
         name: 'Fields only',
         fields: [{ type: 'text', name: 'A' }],
       });
@@ -296,14 +295,14 @@ describe('PUT /api/v1/templates/{id}', () => {
     });
 
     const expectRefused = async (body: unknown, fields: Record<string, string>): Promise<void> => {
-      const before = await storedTemplates(trove, owner.groupId);
+      const before = await storedTemplates(app.trove, owner.groupId);
       const response = await put(owner, template.id, body);
       expect({ body, status: response.status, response: response.body }).toEqual({
         body,
         status: 422,
         response: validationError(fields),
       });
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(before);
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(before);
     };
 
     it('answers 422 for a missing or too long name and oversized texts', async () => {
@@ -376,19 +375,19 @@ describe('PUT /api/v1/templates/{id}', () => {
       expect(invalid.status).toBe(400);
       expect(invalid.body).toEqual({ error: 'invalid route key: id' });
 
-      const before = await storedTemplates(trove, owner.groupId);
+      const before = await storedTemplates(app.trove, owner.groupId);
       const unknown = await put(owner, UNKNOWN_ID, { name: 'x' });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ error: `template ${UNKNOWN_ID} not found` });
-      expect(await storedTemplates(trove, owner.groupId)).toEqual(before);
+      expect(await storedTemplates(app.trove, owner.groupId)).toEqual(before);
     });
   });
 
   describe('authentication', () => {
     it('answers 401 without a token or with a bad one, and changes nothing', async () => {
       const template = await fullTemplate('Locked');
-      await expectUnauthenticated(trove, 'put', `${TEMPLATES}/${template.id}`, { name: 'x' });
-      expect(await readTemplate(trove, owner, template.id)).toEqual(template);
+      await expectUnauthenticated(app.trove, 'put', `${TEMPLATES}/${template.id}`, { name: 'x' });
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(template);
     });
 
     it('refuses viewers with 403 and changes nothing', async () => {
@@ -396,7 +395,7 @@ describe('PUT /api/v1/templates/{id}', () => {
       const response = await put(viewer, template.id, { name: 'Changed' });
       expect(response.status).toBe(403);
       expect(response.body).toEqual(VIEWER_ONLY_READS);
-      expect(await readTemplate(trove, owner, template.id)).toEqual(template);
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(template);
     });
   });
 
@@ -406,16 +405,16 @@ describe('PUT /api/v1/templates/{id}', () => {
       const response = await put(outsider, template.id, { name: 'Eve was here' });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: `template ${template.id} not found` });
-      expect(await readTemplate(trove, owner, template.id)).toEqual(template);
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(template);
     });
 
     it('refuses another group’s location, tags and fields with 422 and changes nothing', async () => {
       const template = await fullTemplate('Guarded');
-      const theirs = await createTemplate(trove, outsider, {
+      const theirs = await createTemplate(app.trove, outsider, {
         name: 'Theirs',
         fields: [{ type: 'text', name: 'Secret', textValue: 's' }],
       });
-      const before = await storedTemplates(trove, outsider.groupId);
+      const before = await storedTemplates(app.trove, outsider.groupId);
 
       for (const [body, fields] of [
         [
@@ -436,8 +435,8 @@ describe('PUT /api/v1/templates/{id}', () => {
         expect(response.body).toEqual(validationError(fields));
       }
 
-      expect(await readTemplate(trove, owner, template.id)).toEqual(template);
-      expect(await storedTemplates(trove, outsider.groupId)).toEqual(before);
+      expect(await readTemplate(app.trove, owner, template.id)).toEqual(template);
+      expect(await storedTemplates(app.trove, outsider.groupId)).toEqual(before);
     });
   });
 });
