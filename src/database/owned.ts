@@ -97,3 +97,28 @@ export class OwnedLookup<T extends ObjectLiteral & { id: string }> {
     return query;
   }
 }
+
+/**
+ * The base of a repository whose rows belong to a group: `findOwned` and `findOwnedMany` through
+ * one `OwnedLookup`, and `db` for everything else the repository does.
+ */
+export abstract class OwnedRepository<T extends ObjectLiteral & { id: string }> {
+  private readonly owned: OwnedLookup<T>;
+
+  protected constructor(
+    protected readonly db: Database,
+    record: EntityTarget<T>,
+    noun: string,
+    scope?: GroupScope<T>,
+  ) {
+    this.owned = new OwnedLookup(db, record, noun, scope);
+  }
+
+  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<T> {
+    return this.owned.find(groupId, id, options);
+  }
+
+  findOwnedMany(groupId: string, ids: string[], options?: FindOwnedOptions): Promise<T[]> {
+    return this.owned.findMany(groupId, ids, options);
+  }
+}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { wouldCycle } from '../database/hierarchy.sql.js';
-import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { OwnedRepository } from '../database/owned.js';
 import type { EntityFilter } from './entity-filter.js';
 import { EntityFieldRecord } from './entity-field.record.js';
 import type { EntityViewRow } from './entity.mapper.js';
@@ -56,15 +56,9 @@ export interface EntityTreeRow {
 
 /** The only code that reads or writes the `entities`, `entity_fields` and `entity_tags` tables. */
 @Injectable()
-export class EntityRepository {
-  private readonly owned: OwnedLookup<EntityRecord>;
-
-  constructor(private readonly db: Database) {
-    this.owned = new OwnedLookup(db, EntityRecord, 'entity');
-  }
-
-  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<EntityRecord> {
-    return this.owned.find(groupId, id, options);
+export class EntityRepository extends OwnedRepository<EntityRecord> {
+  constructor(db: Database) {
+    super(db, EntityRecord, 'entity');
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
-import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { OwnedRepository } from '../database/owned.js';
 import { EntityTypeRecord } from './entity-type.record.js';
 import { COUNT_ENTITIES, SHARE_TEMPLATE } from './entity-type.sql.js';
 
@@ -18,16 +18,9 @@ export type EntityTypeChanges = Pick<
 
 /** The only code that reads or writes the `entity_types` table. */
 @Injectable()
-export class EntityTypeRepository {
-  private readonly owned: OwnedLookup<EntityTypeRecord>;
-
-  constructor(private readonly db: Database) {
-    this.owned = new OwnedLookup(db, EntityTypeRecord, 'entity type');
-  }
-
-  /** A type of the group, with its default template unless locking. */
-  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<EntityTypeRecord> {
-    return this.owned.find(groupId, id, options);
+export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
+  constructor(db: Database) {
+    super(db, EntityTypeRecord, 'entity type');
   }
 
   /** The group's types with their default templates, by name (then id). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
-import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { OwnedRepository } from '../database/owned.js';
 import type { MaintenanceStatus } from './dto/list-maintenance.query.dto.js';
 import { COPY_ENTRIES } from './maintenance-entry.sql.js';
 import { MaintenanceEntryRecord } from './maintenance-entry.record.js';
@@ -20,19 +20,9 @@ const throughEntity = (query: EntryQuery, alias: string, groupId: string): Entry
 
 /** The only code that reads or writes the `maintenance_entries` table. */
 @Injectable()
-export class MaintenanceEntryRepository {
-  private readonly owned: OwnedLookup<MaintenanceEntryRecord>;
-
-  constructor(private readonly db: Database) {
-    this.owned = new OwnedLookup(db, MaintenanceEntryRecord, 'maintenance entry', throughEntity);
-  }
-
-  findOwned(
-    groupId: string,
-    id: string,
-    options?: FindOwnedOptions,
-  ): Promise<MaintenanceEntryRecord> {
-    return this.owned.find(groupId, id, options);
+export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntryRecord> {
+  constructor(db: Database) {
+    super(db, MaintenanceEntryRecord, 'maintenance entry', throughEntity);
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
-import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { OwnedRepository } from '../database/owned.js';
 import { PLACEMENT, WITH_DESCENDANTS } from './tag.sql.js';
 import { TagRecord } from './tag.record.js';
 
@@ -20,19 +20,9 @@ export type TagValues = Pick<
 
 /** The only code that reads or writes the `tags` table. */
 @Injectable()
-export class TagRepository {
-  private readonly owned: OwnedLookup<TagRecord>;
-
-  constructor(private readonly db: Database) {
-    this.owned = new OwnedLookup(db, TagRecord, 'tag');
-  }
-
-  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<TagRecord> {
-    return this.owned.find(groupId, id, options);
-  }
-
-  findOwnedMany(groupId: string, ids: string[], options?: FindOwnedOptions): Promise<TagRecord[]> {
-    return this.owned.findMany(groupId, ids, options);
+export class TagRepository extends OwnedRepository<TagRecord> {
+  constructor(db: Database) {
+    super(db, TagRecord, 'tag');
   }
 
   /** The group's tags among `ids` (ids of no tag of the group are left out), in no order. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
-import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
+import { OwnedRepository } from '../database/owned.js';
 import { TemplateFieldRecord } from './template-field.record.js';
 import { TemplateRecord } from './template.record.js';
 
@@ -16,15 +16,9 @@ const FIELD_ORDER = { fields: { position: 'ASC', createdAt: 'ASC', id: 'ASC' } }
 
 /** The only code that reads or writes the `entity_templates` and `template_fields` tables. */
 @Injectable()
-export class TemplateRepository {
-  private readonly owned: OwnedLookup<TemplateRecord>;
-
-  constructor(private readonly db: Database) {
-    this.owned = new OwnedLookup(db, TemplateRecord, 'template');
-  }
-
-  findOwned(groupId: string, id: string, options?: FindOwnedOptions): Promise<TemplateRecord> {
-    return this.owned.find(groupId, id, options);
+export class TemplateRepository extends OwnedRepository<TemplateRecord> {
+  constructor(db: Database) {
+    super(db, TemplateRecord, 'template');
   }
 
   /** The group's templates, by name. */
