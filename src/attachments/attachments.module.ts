@@ -11,6 +11,8 @@ import { AttachmentRepository } from './attachment.repository.js';
 import { AttachmentsController } from './attachments.controller.js';
 import { AttachmentsService } from './attachments.service.js';
 import { ThumbnailsService } from './thumbnails.service.js';
+import { StoredFileRepository } from './stored-file.repository.js';
+import { StoredFilesService } from './stored-files.service.js';
 import { StagedUploadEngine } from './upload/staged-upload.engine.js';
 
 /** Form fields besides the file: name, type, primary, and a few a client may add. */
@@ -51,7 +53,9 @@ const MAX_FORM_FIELDS = 8;
     AttachmentDownloadsService,
     ThumbnailsService,
     AttachmentRepository,
+    StoredFilesService,
+    StoredFileRepository,
   ],
-  exports: [AttachmentsService, ThumbnailsService],
+  exports: [AttachmentsService, ThumbnailsService, StoredFilesService],
 })
 export class AttachmentsModule {}

@@ -7,7 +7,7 @@ import { ValidationFailedException } from '../common/errors/validation-failed.ex
 import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';
-import { StoredFilesService } from '../storage/stored-files.service.js';
+import { StoredFilesService } from './stored-files.service.js';
 import { LINK_MIME_TYPE } from './attachment-type.js';
 import type { AttachmentRecord } from './attachment.record.js';
 import { AttachmentRepository, type AttachmentValues } from './attachment.repository.js';

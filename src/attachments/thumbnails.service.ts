@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { Storage } from '../storage/storage.js';
-import { StoredFilesService } from '../storage/stored-files.service.js';
+import { StoredFilesService } from './stored-files.service.js';
 import { AttachmentRepository } from './attachment.repository.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
 import { TITLE_MAX_LENGTH } from './file-name.js';

@@ -5,7 +5,6 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ExpiredCredentialsPurgeService } from './expired-credentials-purge.service.js';
-import { ExpiredCredentialsRepository } from './expired-credentials.repository.js';
 import { AuthenticationGuard } from './guards/authentication.guard.js';
 import { GroupAccessGuard } from './guards/group-access.guard.js';
 import { IdentityRepository } from './identity.repository.js';
@@ -33,7 +32,6 @@ import { SessionsService } from './sessions.service.js';
     SessionRepository,
     LoginAttemptRepository,
     ServerSecretRepository,
-    ExpiredCredentialsRepository,
     SessionsService,
     ApiKeysService,
     LoginThrottleService,
@@ -42,6 +40,12 @@ import { SessionsService } from './sessions.service.js';
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: GroupAccessGuard },
   ],
-  exports: [SessionsService, PasswordsService, LoginThrottleService, ServerSecretsService],
+  exports: [
+    SessionsService,
+    PasswordsService,
+    LoginThrottleService,
+    ServerSecretsService,
+    ExpiredCredentialsPurgeService,
+  ],
 })
 export class AuthModule {}

@@ -30,7 +30,3 @@ export const DELETE_STALE_ATTEMPTS = `DELETE FROM login_attempts
   WHERE updated_at < now() - interval '1 day'`;
 
 export const DELETE_EXPIRED_TOKENS = `DELETE FROM auth_tokens WHERE expires_at <= now()`;
-
-/** Invitations that expired or were used up. */
-export const DELETE_DEAD_INVITATIONS = `DELETE FROM group_invitation_tokens
-  WHERE expires_at <= now() OR uses <= 0`;

@@ -3,6 +3,7 @@ import {
   ConflictException,
   Injectable,
   NotFoundException,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -10,7 +11,7 @@ import { ValidationFailedException } from '../common/errors/validation-failed.ex
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
-import { StoredFilesService } from '../storage/stored-files.service.js';
+import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import { parseAssetId } from './asset-id.js';
 import type { CreateEntityDto } from './dto/create-entity.dto.js';
@@ -57,7 +58,7 @@ export const PARENT_CYCLE_MESSAGE =
  * touches several rows runs in one unit of work.
  */
 @Injectable()
-export class EntitiesService {
+export class EntitiesService implements OnModuleInit {
   constructor(
     private readonly entities: EntityRepository,
     private readonly views: EntityViewsService,
@@ -123,6 +124,11 @@ export class EntitiesService {
   /** Adds custom fields to an entity, each at the position it has. */
   async insertFields(entityId: string, fields: EntityFieldValues[]): Promise<void> {
     await this.entities.insertFields(entityId, fields);
+  }
+
+  /** Entity types ask how many entities use a type before they delete it. */
+  onModuleInit(): void {
+    this.entityTypes.countUsesWith((typeId) => this.entities.countOfType(typeId));
   }
 
   async get(user: AuthUser, id: string): Promise<EntitySummaryDto> {

@@ -61,6 +61,15 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     super(db, EntityRecord, 'entity');
   }
 
+  /** How many entities (of any group) are of type `typeId`. */
+  async countOfType(typeId: string): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM entities WHERE entity_type_id = $1',
+      [typeId],
+    );
+    return row.count;
+  }
+
   /**
    * Inserts an entity with the next asset id of the group, and its tags, in one prepared
    * statement, if its type (null: the group's oldest item type), parent and tags are all of the

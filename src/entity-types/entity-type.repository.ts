@@ -3,7 +3,6 @@ import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { OwnedRepository } from '../database/owned.js';
 import { EntityTypeRecord } from './entity-type.record.js';
-import { COUNT_ENTITIES, SHARE_TEMPLATE } from './entity-type.sql.js';
 
 export type EntityTypeValues = Pick<
   EntityTypeRecord,
@@ -61,26 +60,6 @@ export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
   async update(groupId: string, id: string, changes: EntityTypeChanges): Promise<boolean> {
     const result = await this.db.repository(EntityTypeRecord).update({ id, groupId }, changes);
     return Boolean(result.affected);
-  }
-
-  /**
-   * How many entities use the type. The entities table is the entities module's; this count is
-   * read here until that module offers it (the entities module imports this one).
-   */
-  async countEntities(id: string): Promise<number> {
-    const [row] = await this.db.query<{ count: number }>(COUNT_ENTITIES, [id]);
-    return row.count;
-  }
-
-  /**
-   * Whether `templateId` is a template of the group; if so it is locked `FOR SHARE` until the
-   * unit of work ends, so it cannot be deleted before the type stores its id. Read here until
-   * the templates module offers it (it imports this module).
-   */
-  async shareTemplate(groupId: string, templateId: string): Promise<boolean> {
-    if (!this.db.inTransaction) throw new Error('sharing a template needs a unit of work');
-    const rows = await this.db.query<{ id: string }>(SHARE_TEMPLATE, [templateId, groupId]);
-    return rows.length > 0;
   }
 
   async delete(groupId: string, id: string): Promise<void> {

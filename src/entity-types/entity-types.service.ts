@@ -20,7 +20,23 @@ const ENTITY_TYPE_IN_USE_CONSTRAINT = 'entities_entity_type_id_fkey';
  */
 @Injectable()
 export class EntityTypesService {
+  /**
+   * The entities and templates modules build on this one, so they hand it what it needs of
+   * their rows when they start: how many entities use a type, and whether a template is the
+   * group's (locked until the unit of work ends).
+   */
+  private countUses?: (typeId: string) => Promise<number>;
+  private isTemplateOfGroup?: (groupId: string, templateId: string) => Promise<boolean>;
+
   constructor(private readonly types: EntityTypeRepository) {}
+
+  countUsesWith(count: (typeId: string) => Promise<number>): void {
+    this.countUses = count;
+  }
+
+  checkTemplatesWith(check: (groupId: string, templateId: string) => Promise<boolean>): void {
+    this.isTemplateOfGroup = check;
+  }
 
   /** The group's types, by name (then id). */
   async list(user: AuthUser): Promise<EntityTypeSummaryDto[]> {
@@ -70,7 +86,7 @@ export class EntityTypesService {
     try {
       await this.removeUnused(user.groupId, id, (locked) => (type = locked));
     } catch (error) {
-      if (type && isInUseViolation(error)) throw inUse(type, await this.types.countEntities(id));
+      if (type && isInUseViolation(error)) throw inUse(type, await this.countUses!(id));
       throw error;
     }
   }
@@ -120,7 +136,7 @@ export class EntityTypesService {
   ): Promise<void> {
     const locked = await this.types.findOwned(groupId, id, { lock: true });
     seen(locked);
-    const used = await this.types.countEntities(id);
+    const used = await this.countUses!(id);
     if (used > 0) throw inUse(locked, used);
     await this.types.delete(groupId, id);
   }
@@ -137,7 +153,7 @@ export class EntityTypesService {
   ): Promise<string | null> {
     if (templateId === undefined || templateId === null) return null;
     // FOR SHARE: the template cannot be deleted before this unit of work stores its id.
-    if (!(await this.types.shareTemplate(groupId, templateId))) {
+    if (!(await this.isTemplateOfGroup!(groupId, templateId))) {
       throw ValidationFailedException.forField(
         'defaultTemplateId',
         `template ${templateId} not found`,

@@ -12,6 +12,17 @@ export type GroupInvitationValues = Pick<
 export class GroupInvitationRepository {
   constructor(private readonly db: Database) {}
 
+  /** Deletes the invitations (of every group) that expired or were used up; how many went. */
+  async deleteDead(): Promise<number> {
+    const result = await this.db
+      .repository(GroupInvitationRecord)
+      .createQueryBuilder()
+      .delete()
+      .where('expires_at <= now() OR uses <= 0')
+      .execute();
+    return result.affected ?? 0;
+  }
+
   /** The group's invitations that can still be used, newest first, with their group. */
   findUsable(groupId: string): Promise<GroupInvitationRecord[]> {
     return this.db

@@ -6,9 +6,11 @@ import {
   Injectable,
   NotFoundException,
   forwardRef,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
+import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { sha256 } from '../common/security/sha256.js';
 import type {
@@ -34,12 +36,18 @@ export interface ClaimedInvitation {
 
 /** Invitations to a group: a secret shown once, with an expiry, a use count and a role. */
 @Injectable()
-export class GroupInvitationsService {
+export class GroupInvitationsService implements OnModuleInit {
   constructor(
     private readonly invitations: GroupInvitationRepository,
+    private readonly purge: ExpiredCredentialsPurgeService,
     // GroupsService reaches the users module, which builds on this service.
     @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
   ) {}
+
+  /** The hourly purge of expired credentials deletes dead invitations too. */
+  onModuleInit(): void {
+    this.purge.register('invitations', () => this.invitations.deleteDead());
+  }
 
   /** The group's invitations that can still be used, newest first. */
   async list(user: AuthUser): Promise<GroupInvitationDto[]> {

@@ -1,4 +1,6 @@
 import { Module, forwardRef } from '@nestjs/common';
+import { AttachmentsModule } from '../attachments/attachments.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { CurrenciesModule } from '../currencies/currencies.module.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
@@ -17,6 +19,8 @@ import { GroupsService } from './groups.service.js';
  */
 @Module({
   imports: [
+    forwardRef(() => AttachmentsModule),
+    AuthModule,
     CurrenciesModule,
     EntityTypesModule,
     EntitiesModule,

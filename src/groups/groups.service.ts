@@ -10,7 +10,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
-import { StoredFilesService } from '../storage/stored-files.service.js';
+import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { UsersService } from '../users/users.service.js';
 import type { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
 import type { GroupMemberDto } from './dto/group-member.dto.js';

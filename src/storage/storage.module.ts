@@ -4,9 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { TroveConfig } from '../config/configuration.js';
 import { LocalDiskStorage } from './local-disk.storage.js';
 import { S3Storage } from './s3.storage.js';
-import { StoredFileRepository } from './stored-file.repository.js';
 import { Storage } from './storage.js';
-import { StoredFilesService } from './stored-files.service.js';
 
 /** The storage `TROVE_STORAGE_DRIVER` names: local disk under the data directory, or S3. */
 export async function createStorage(
@@ -20,8 +18,8 @@ export async function createStorage(
 }
 
 /**
- * Attachment files: the configured `Storage` and the reference-counted `StoredFilesService`.
- * Global, because deleting an entity or a group (in their own modules) releases files too.
+ * Where attachment files live: the configured `Storage` (local disk or S3). The files' use by
+ * attachment rows is the attachments module's (`StoredFilesService`).
  */
 @Global()
 @Module({
@@ -35,10 +33,8 @@ export async function createStorage(
           config.get('dataDir', { infer: true }),
         ),
     },
-    StoredFileRepository,
-    StoredFilesService,
   ],
-  exports: [Storage, StoredFilesService],
+  exports: [Storage],
 })
 export class StorageModule implements OnApplicationShutdown {
   constructor(private readonly storage: Storage) {}

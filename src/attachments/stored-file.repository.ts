@@ -4,7 +4,7 @@ import { LOCK_KEY, PATH_USED, PATHS_OF_ENTITY, PATHS_OF_GROUP } from './stored-f
 
 /**
  * What the database knows of stored files: the attachment rows that use a key (their `path`)
- * and the per-key lock. It only reads `attachments`, which the attachments module writes.
+ * and the per-key lock.
  */
 @Injectable()
 export class StoredFileRepository {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { StoredFileRepository } from './stored-file.repository.js';
-import { assertStorageKey, Storage, type StorageBody } from './storage.js';
+import { assertStorageKey, Storage, type StorageBody } from '../storage/storage.js';
 
 /** Files deleted at once when many are released (a group's, say). */
 const RELEASE_CONCURRENCY = 8;
