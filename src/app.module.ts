@@ -19,6 +19,7 @@ import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { NotifiersModule } from './notifiers/notifiers.module.js';
 import { OidcModule } from './oidc/oidc.module.js';
 import { ProductsModule } from './products/products.module.js';
+import { StatisticsModule } from './statistics/statistics.module.js';
 import { StatusModule } from './status/status.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
@@ -58,6 +59,7 @@ export class AppModule {
         NotifiersModule,
         ProductsModule,
         CurrenciesModule,
+        StatisticsModule,
         StatusModule,
         HealthModule,
         IdempotencyModule,
