@@ -18,7 +18,8 @@ export function parseDay(name: string, value: unknown, fallback: Date): Date {
   const match = typeof value === 'string' ? DAY.exec(value) : null;
   if (match) {
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    const date = new Date(Date.UTC(year, month - 1, day));
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
     if (
       date.getUTCFullYear() === year &&
       date.getUTCMonth() === month - 1 &&

@@ -8,7 +8,10 @@ import { isoTimestamp } from '../database/json.sql.js';
  * An "item" is an entity whose type is not a location type; a "location" is one whose type is.
  */
 
-/** `{totalUsers, totalItems, totalLocations, totalTags, totalItemPrice, totalWithWarranty}`. */
+/**
+ * `{totalUsers, totalItems, totalLocations, totalTags, totalItemPrice, totalWithWarranty}`. A
+ * warranty counts while its expiry day (midnight UTC, as Homebox stores it) is after now.
+ */
 export const GROUP_TOTALS = `SELECT
   (SELECT count(*)::int FROM group_memberships m WHERE m.group_id = $1) AS "totalUsers",
   items."totalItems", items."totalItemPrice", items."totalWithWarranty",
@@ -18,7 +21,7 @@ export const GROUP_TOTALS = `SELECT
 FROM (
   SELECT count(*)::int AS "totalItems",
     coalesce(sum(e.purchase_price::float8 * e.quantity), 0)::float8 AS "totalItemPrice",
-    (count(*) FILTER (WHERE e.lifetime_warranty OR e.warranty_expires > now()))::int
+    (count(*) FILTER (WHERE e.lifetime_warranty OR e.warranty_expires > (now() AT TIME ZONE 'UTC')::date))::int
       AS "totalWithWarranty"
   FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
   WHERE e.group_id = $1 AND NOT e.archived AND NOT t.is_location

@@ -95,6 +95,36 @@ describe('GET /api/v1/groups/statistics', () => {
     });
   });
 
+  describe('tenant', () => {
+    it('answers for the group X-Tenant names', async () => {
+      const other = await as(t.trove, t.owner, 'post', '/api/v1/groups')
+        .send({ name: 'Workshop' })
+        .expect(201);
+      const groupId = (other.body as { id: string }).id;
+      await as(t.trove, t.owner, 'post', '/api/v1/entities', groupId)
+        .send({ name: 'Lathe' })
+        .expect(201);
+      const response = await as(t.trove, t.owner, 'get', PATH, groupId).expect(200);
+      expect(response.body).toEqual({
+        totalUsers: 1,
+        totalItems: 1,
+        totalLocations: 0,
+        totalTags: 0,
+        totalItemPrice: 0,
+        totalWithWarranty: 0,
+      });
+      expect(await readStatistics(t.trove, t.owner, '')).toEqual(expected);
+    });
+
+    it('answers 403 to a user of another group naming this one', async () => {
+      const response = await as(t.trove, t.stranger, 'get', PATH, t.owner.groupId);
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({
+        error: 'user does not have access to the requested tenant',
+      });
+    });
+  });
+
   describe('authentication', () => {
     it('answers 401 without a token or with a bad one', async () => {
       await expectUnauthenticated(t.trove, 'get', PATH);
