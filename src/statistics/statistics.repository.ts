@@ -25,14 +25,15 @@ export interface OrganizerTotal {
 
 /**
  * The read-only statistics of a group. Each reads several modules' tables in one statement
- * (see statistics.sql.ts); this module owns no table.
+ * (see statistics.sql.ts); this module owns no table. They run unprepared: their plans depend on
+ * the size of the group.
  */
 @Injectable()
 export class StatisticsRepository {
   constructor(private readonly db: Database) {}
 
   async groupTotals(groupId: string): Promise<GroupTotals> {
-    const [row] = await this.db.prepared<GroupTotals>(GROUP_TOTALS, [groupId]);
+    const [row] = await this.db.query<GroupTotals>(GROUP_TOTALS, [groupId]);
     return row;
   }
 
@@ -42,10 +43,10 @@ export class StatisticsRepository {
   }
 
   locationTotals(groupId: string): Promise<OrganizerTotal[]> {
-    return this.db.prepared<OrganizerTotal>(LOCATION_TOTALS, [groupId]);
+    return this.db.query<OrganizerTotal>(LOCATION_TOTALS, [groupId]);
   }
 
   tagTotals(groupId: string): Promise<OrganizerTotal[]> {
-    return this.db.prepared<OrganizerTotal>(TAG_TOTALS, [groupId]);
+    return this.db.query<OrganizerTotal>(TAG_TOTALS, [groupId]);
   }
 }

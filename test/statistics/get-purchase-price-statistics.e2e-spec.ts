@@ -104,6 +104,21 @@ describe('GET /api/v1/groups/statistics/purchase-price', () => {
       });
     });
 
+    it('accepts the first and the last day a date can name', async () => {
+      const body = await readStatistics(
+        t.trove,
+        t.owner,
+        '/purchase-price?start=0001-01-01&end=9999-12-31',
+      );
+      expect(body).toEqual({
+        valueAtStart: 0,
+        valueAtEnd: liveValue(),
+        start: '0001-01-01T00:00:00.000Z',
+        end: '9999-12-31T00:00:00.000Z',
+        entries: await expectedEntries(),
+      });
+    });
+
     it('takes one month ago and now when no dates are given', async () => {
       const before = Date.now();
       const body = (await readStatistics(t.trove, t.owner, '/purchase-price')) as ValueOverTime;
