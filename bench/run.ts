@@ -14,7 +14,7 @@ import {
   runRawLoad,
   type RawLoadResult,
 } from './raw.js';
-import { GROUP_TOTALS, LOCATION_TOTALS } from '../src/statistics/statistics.sql.js';
+import { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/statistics.sql.js';
 import { formatTable, judge, writeResults, type ScenarioResult, type Targets } from './report.js';
 import { seedInventory } from './seed.js';
 import { SEARCH_WORD } from './words.js';
@@ -230,8 +230,8 @@ async function main(): Promise<void> {
   results.push(await measure('tree', { method: 'GET', paths: ['/api/v1/entities/tree'] }, {}));
   const statistics = [
     ['statistics', '', GROUP_TOTALS],
-    ['statistics/purchase-price', '/purchase-price', null],
     ['statistics/locations', '/locations', LOCATION_TOTALS],
+    ['statistics/tags', '/tags', TAG_TOTALS],
   ] as const;
   for (const [name, suffix, sql] of statistics) {
     results.push(
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
         name,
         { method: 'GET', paths: [`/api/v1/groups/statistics${suffix}`] },
         {},
-        sql ? (): Promise<unknown> => pool.query(sql, [session.groupId]) : undefined,
+        (): Promise<unknown> => pool.query(sql, [session.groupId]),
       ),
     );
   }
