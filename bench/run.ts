@@ -142,10 +142,11 @@ async function main(): Promise<void> {
 
   const measure = async (
     name: string,
-    load: Pick<HttpLoad, 'method' | 'paths' | 'bodies'>,
+    load: Pick<HttpLoad, 'method' | 'paths' | 'bodies'> & { connections?: number },
     targets: Targets,
     raw?: (n: number) => Promise<unknown>,
   ): Promise<ScenarioResult> => {
+    const connections = load.connections ?? settings.connections;
     const http = (seconds: number): HttpLoad => ({
       ...load,
       url: baseUrl,
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
         authorization: session.authorization,
         ...(load.bodies ? { 'content-type': 'application/json' } : {}),
       },
-      connections: settings.connections,
+      connections,
       seconds,
     });
     progress(`${name}: Trove over HTTP`);
@@ -171,9 +172,9 @@ async function main(): Promise<void> {
     if (raw) {
       progress(`${name}: raw SQL`);
       if (settings.warmupSeconds > 0) {
-        await runRawLoad(settings.connections, settings.warmupSeconds, raw);
+        await runRawLoad(connections, settings.warmupSeconds, raw);
       }
-      rawResult = await runRawLoad(settings.connections, settings.seconds, raw);
+      rawResult = await runRawLoad(connections, settings.seconds, raw);
       progress(
         `  ${rawResult.requestsPerSecond.toFixed(1)} req/s, p99 ${rawResult.p99.toFixed(1)} ms, ` +
           `${rawResult.errors} errors${rawResult.firstError ? ` (${rawResult.firstError})` : ''}`,
@@ -240,6 +241,16 @@ async function main(): Promise<void> {
         { method: 'GET', paths: [`/api/v1/groups/statistics${suffix}`] },
         {},
         (): Promise<unknown> => pool.query(sql, [session.groupId]),
+      ),
+    );
+  }
+  // One client at a time: the time a single dashboard request takes (target: under 50 ms).
+  for (const [name, suffix] of statistics) {
+    results.push(
+      await measure(
+        `${name}, 1 client`,
+        { method: 'GET', paths: [`/api/v1/groups/statistics${suffix}`], connections: 1 },
+        { maxP99: 50 },
       ),
     );
   }

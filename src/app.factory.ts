@@ -1,8 +1,10 @@
 import { RequestMethod, VersioningType, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { WsAdapter } from '@nestjs/platform-ws';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
@@ -11,8 +13,10 @@ import { PinoNestLogger } from './common/logging/logger.js';
 import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
 import type { DatabaseServer } from './database/database-server.js';
+import { CHANGE_FEED_PATH, MAX_SOCKETS_PER_USER } from './events/change-feed.gateway.js';
 
 export const SWAGGER_PATH = 'swagger';
+export const UPGRADE_REQUIRED_MESSAGE = 'this endpoint only accepts a WebSocket upgrade';
 export const OPENAPI_JSON_PATH = `${SWAGGER_PATH}/openapi.json`;
 
 /** Creates the application exactly as it runs in production; `main.ts` and the tests share it. */
@@ -36,6 +40,8 @@ export function configureApp(
   config: TroveConfig,
   logger: Logger,
 ): void {
+  // WebSocket upgrades (the change feed) go to `ws` on the same HTTP server.
+  app.useWebSocketAdapter(new WsAdapter(app));
   app.disable('x-powered-by');
   if (config.web.trustProxy) app.set('trust proxy', true);
   app.use(requestLogging(logger));
@@ -58,6 +64,11 @@ export function configureApp(
       frameguard: { action: 'deny' },
     }),
   );
+  // The change feed answers only WebSocket upgrades (they never reach Express).
+  app.use(CHANGE_FEED_PATH, (request: Request, response: Response, next: NextFunction) => {
+    if (request.path !== '/') return next();
+    response.status(426).set('Upgrade', 'websocket').json({ error: UPGRADE_REQUIRED_MESSAGE });
+  });
   app.use(cookieParser());
   app.useBodyParser('json', { limit: config.web.jsonBodyLimitBytes });
   app.useBodyParser('urlencoded', { limit: config.web.jsonBodyLimitBytes, extended: false });
@@ -85,7 +96,20 @@ export function buildOpenApiDocument(app: INestApplication, config: TroveConfig)
         `Request bodies may nest objects and arrays at most ${MAX_BODY_DEPTH} levels deep ` +
         '(400 otherwise). No text in a body, query or path parameter may contain a NUL ' +
         'character (`\\u0000`) or an unpaired surrogate (`\\ud800`): 422 naming the field for ' +
-        'bodies, 400 naming the parameter otherwise.',
+        'bodies, 400 naming the parameter otherwise.\n\n' +
+        '**Change feed.** `GET /api/v1/ws/events` upgrades to a WebSocket; it is not listed ' +
+        'below, and a request that does not ask to upgrade is answered 426. Authenticate ' +
+        'as for any request (the `Authorization` header, the session cookie, `?access_token=`), ' +
+        'or, from a browser, with the subprotocols `hb-auth, <token>` (session or attachment ' +
+        'token; the answer selects `hb-auth`). The group is chosen by `X-Tenant` or `?tenant=` ' +
+        'as elsewhere. A refused upgrade is answered 401, 403 (not a member of that group), 429 ' +
+        `(more than ${MAX_SOCKETS_PER_USER} sockets of one user) or 503, with the usual error ` +
+        'body. The server sends text frames `{"event":"entity.mutation"}`, `tag.mutation`, ' +
+        '`user.mutation`, `export.mutation` or `import.mutation` once a change to the group ' +
+        'commits, and `{"event":"ping"}` every `TROVE_WS_PING_INTERVAL` seconds (10); no frame ' +
+        'carries data, so clients fetch ' +
+        'what they show again. A socket is closed with 1008 once its session is revoked or its ' +
+        'user leaves the group, and with 1001 when the server shuts down.',
     )
     .setVersion(config.build.version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CollectionBackupsModule } from './collection-backups/collection-backups.module.js';
 import { HttpErrorFilter } from './common/errors/http-error.filter.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
@@ -12,13 +13,17 @@ import type { DatabaseServer } from './database/database-server.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EntitiesModule } from './entities/entities.module.js';
 import { EntityTypesModule } from './entity-types/entity-types.module.js';
+import { EventsModule } from './events/events.module.js';
 import { GroupsModule } from './groups/groups.module.js';
 import { HealthModule } from './health/health.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
 import { LabelsModule } from './labels/labels.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { NotifiersModule } from './notifiers/notifiers.module.js';
+import { PasswordResetsModule } from './password-resets/password-resets.module.js';
 import { OidcModule } from './oidc/oidc.module.js';
 import { ProductsModule } from './products/products.module.js';
+import { RemindersModule } from './reminders/reminders.module.js';
 import { StatisticsModule } from './statistics/statistics.module.js';
 import { StatusModule } from './status/status.module.js';
 import { TagsModule } from './tags/tags.module.js';
@@ -45,8 +50,16 @@ export class AppModule {
           { size: config.database.poolSize, waitMs: config.database.poolWaitMs },
           databaseServer,
         ),
+        JobsModule.forRoot({
+          url: databaseUrl,
+          workersEnabled: config.jobs.workersEnabled,
+          pollIntervalSeconds: config.jobs.pollIntervalSeconds,
+          poolSize: 3,
+        }),
         AuthModule,
+        EventsModule,
         UsersModule,
+        PasswordResetsModule,
         OidcModule,
         GroupsModule,
         EntitiesModule,
@@ -57,6 +70,8 @@ export class AppModule {
         AttachmentsModule,
         LabelsModule,
         NotifiersModule,
+        CollectionBackupsModule,
+        RemindersModule,
         ProductsModule,
         CurrenciesModule,
         StatisticsModule,

@@ -3,6 +3,7 @@ import { createApp } from './app.factory.js';
 import { watchForShutdown } from './common/http/graceful-shutdown.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
+import { ChangeFeedGateway } from './events/change-feed.gateway.js';
 import { loadConfig, type TroveConfig } from './config/configuration.js';
 import {
   exitWhenDatabaseLost,
@@ -64,6 +65,8 @@ async function bootstrap(): Promise<void> {
       }, config.web.shutdownTimeoutMs + STOP_AFTER_DRAIN_MS);
       deadline.unref();
       try {
+        // Open change-feed sockets would keep the server from closing: they go first (1001).
+        app.get(ChangeFeedGateway).closeAll();
         const { forced } = await http.drain(config.web.shutdownTimeoutMs);
         const drainMs = Math.round(performance.now() - signalledAt);
         if (forced > 0) logger.warn({ forced, drainMs }, 'cut off requests still running');

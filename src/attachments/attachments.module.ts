@@ -1,10 +1,10 @@
-import path from 'node:path';
 import { forwardRef, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { StorageModule } from '../storage/storage.module.js';
+import { AttachmentBackupsService } from './attachment-backups.service.js';
 import { AttachmentActionsController } from './attachment-actions.controller.js';
 import { AttachmentDownloadsService } from './attachment-downloads.service.js';
 import { AttachmentRepository } from './attachment.repository.js';
@@ -13,7 +13,7 @@ import { AttachmentsService } from './attachments.service.js';
 import { ThumbnailsService } from './thumbnails.service.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 import { StoredFilesService } from './stored-files.service.js';
-import { StagedUploadEngine } from './upload/staged-upload.engine.js';
+import { stagedUploadOptions } from './upload/staged-upload.options.js';
 
 /** Form fields besides the file: name, type, primary, and a few a client may add. */
 const MAX_FORM_FIELDS = 8;
@@ -29,33 +29,20 @@ const MAX_FORM_FIELDS = 8;
     forwardRef(() => EntitiesModule),
     MulterModule.registerAsync({
       inject: [ConfigService],
-      useFactory: async (config: ConfigService<TroveConfig, true>) => {
-        const engine = new StagedUploadEngine(
-          path.join(config.get('dataDir', { infer: true }), 'tmp', 'uploads'),
-        );
-        await engine.init();
-        return {
-          storage: engine,
-          limits: {
-            fileSize: config.get('web', { infer: true }).maxUploadBytes,
-            files: 1,
-            fields: MAX_FORM_FIELDS,
-            fieldSize: 64 * 1024,
-            parts: MAX_FORM_FIELDS + 1,
-          },
-        };
-      },
+      useFactory: (config: ConfigService<TroveConfig, true>) =>
+        stagedUploadOptions(config, MAX_FORM_FIELDS),
     }),
   ],
   controllers: [AttachmentsController, AttachmentActionsController],
   providers: [
     AttachmentsService,
+    AttachmentBackupsService,
     AttachmentDownloadsService,
     ThumbnailsService,
     AttachmentRepository,
     StoredFilesService,
     StoredFileRepository,
   ],
-  exports: [AttachmentsService, ThumbnailsService, StoredFilesService],
+  exports: [AttachmentsService, AttachmentBackupsService, ThumbnailsService, StoredFilesService],
 })
 export class AttachmentsModule {}

@@ -19,6 +19,7 @@ import { sniffMimeType } from './mime-sniff.js';
 import { ThumbnailsService } from './thumbnails.service.js';
 import { parseUploadFields, type UploadFields } from './upload-fields.js';
 import type { StagedUpload } from './upload/staged-upload.engine.js';
+import { ChangeEvents } from '../events/change-events.service.js';
 
 /**
  * Attachments of the caller's group's entities: uploaded files (stored once per group and
@@ -34,12 +35,14 @@ export class AttachmentsService {
     private readonly views: EntityViewsService,
     private readonly storedFiles: StoredFilesService,
     private readonly thumbnails: ThumbnailsService,
+    private readonly changes: ChangeEvents,
   ) {}
 
   /**
    * Stores an uploaded file as an attachment of the entity. The MIME type comes from the
    * content; the key from the content and the group. The temporary file is removed whatever
-   * happens. A photo's thumbnail is made after the response.
+   * happens. A photo's thumbnail is queued with it and made by a
+   * worker.
    */
   async upload(
     user: AuthUser,
@@ -47,7 +50,6 @@ export class AttachmentsService {
     file: StagedUpload | undefined,
     form: unknown,
   ): Promise<EntitySummaryDto> {
-    let photoId: string | null = null;
     try {
       const fields = parseUploadFields(form, file !== undefined);
       const staged = file!;
@@ -55,14 +57,12 @@ export class AttachmentsService {
       const digest = staged.sha256.copy().update(user.groupId).digest('hex');
       const key = `${user.groupId}/documents/${digest}`;
       await this.entities.findOwnedOrFail(user, entityId);
-      const record = await this.storeUpload(entityId, fields, staged.path, key, mimeType);
-      if (record.type === 'photo' && this.thumbnails.canMake(mimeType)) photoId = record.id;
+      await this.storeUpload(entityId, fields, staged.path, key, mimeType);
     } finally {
       if (file) await rm(file.path, { force: true });
     }
-    const summary = await this.views.summary(user.groupId, entityId);
-    if (photoId) this.thumbnails.enqueue(photoId);
-    return summary;
+    await this.changes.publish(user.groupId, 'entity.mutation');
+    return this.views.summary(user.groupId, entityId);
   }
 
   /** Keeps a link (an http or https URL) as an attachment; never primary. */
@@ -82,6 +82,7 @@ export class AttachmentsService {
       path: url.href,
       mimeType: LINK_MIME_TYPE,
     });
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return this.views.summary(user.groupId, entityId);
   }
 
@@ -97,6 +98,7 @@ export class AttachmentsService {
   ): Promise<EntitySummaryDto> {
     await this.entities.findOwnedOrFail(user, entityId);
     await this.updateLocked(user.groupId, entityId, id, dto);
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return this.views.summary(user.groupId, entityId);
   }
 
@@ -107,12 +109,15 @@ export class AttachmentsService {
   async remove(user: AuthUser, entityId: string, id: string): Promise<void> {
     await this.entities.findOwnedOrFail(user, entityId);
     const keys = await this.removeLocked(user.groupId, entityId, id);
+    await this.changes.publish(user.groupId, 'entity.mutation');
     await this.storedFiles.releaseUnused(keys);
   }
 
   /** Marks one photo primary (the oldest) on each entity of the group with photos but none. */
   async setPrimaryPhotos(user: AuthUser): Promise<AttachmentActionResultDto> {
-    return { completed: await this.attachments.setPrimaryPhotos(user.groupId, LINK_MIME_TYPE) };
+    const completed = await this.attachments.setPrimaryPhotos(user.groupId, LINK_MIME_TYPE);
+    if (completed > 0) await this.changes.publish(user.groupId, 'entity.mutation');
+    return { completed };
   }
 
   /** An attachment of that entity of the caller's group, or 404 (for any other combination). */
@@ -146,7 +151,7 @@ export class AttachmentsService {
     await this.storedFiles.storeOnce(key, () => createReadStream(filePath), mimeType);
     const primary =
       fields.type === 'photo' && (fields.primary || !(await this.attachments.hasPhotos(entityId)));
-    return this.insert({
+    const record = await this.insert({
       entityId,
       type: fields.type,
       primary,
@@ -154,6 +159,8 @@ export class AttachmentsService {
       path: key,
       mimeType,
     });
+    if (record.type === 'photo') await this.thumbnails.queue(record.id, mimeType);
+    return record;
   }
 
   @Transactional()

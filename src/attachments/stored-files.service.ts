@@ -39,6 +39,11 @@ export class StoredFilesService {
     if (!(await this.storage.exists(key))) await this.storage.put(key, open(), contentType);
   }
 
+  /** Runs `work` in the current unit of work, or in a new one. */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.files.transaction(work);
+  }
+
   /** Keys of the files of one entity's attachments (links have none). */
   async keysOfEntity(entityId: string): Promise<string[]> {
     return (await this.files.pathsOfEntity(entityId)).filter(isStorageKey);

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import sharp from 'sharp';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
+import { JobQueue } from '../jobs/job-queue.js';
 import { Storage } from '../storage/storage.js';
 import { StoredFilesService } from './stored-files.service.js';
 import { AttachmentRepository } from './attachment.repository.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
 import { TITLE_MAX_LENGTH } from './file-name.js';
+import { ChangeEvents } from '../events/change-events.service.js';
 
 /** Photo formats a thumbnail is made of (what sharp reads). */
 export const THUMBNAIL_SOURCE_TYPES = new Set([
@@ -34,26 +35,43 @@ const MAX_INPUT_PIXELS = 100_000_000;
 export const thumbnailTitle = (title: string): string =>
   [...title].slice(0, TITLE_MAX_LENGTH - THUMBNAIL_SUFFIX.length).join('') + THUMBNAIL_SUFFIX;
 
+/** The queue thumbnails are made on. */
+export const THUMBNAIL_JOB = 'thumbnails.make';
+
+interface ThumbnailJob {
+  photoId: string;
+}
+
 /**
  * WebP thumbnails of photos, no larger than `TROVE_THUMBNAIL_WIDTH` × `HEIGHT`, upright as the
  * photo's EXIF orientation says. Each is an attachment row of type `thumbnail` on the photo's
- * entity, which the photo's `thumbnailId` points at. After an upload the work goes to a small
- * in-process queue, one photo at a time, so the response does not wait; if the process stops
- * first, `create-missing-thumbnails` makes up for it. Failures are logged and never thrown out.
+ * entity, which the photo's `thumbnailId` points at. An upload queues the work on the durable
+ * job queue in its own transaction, so a photo stored is a thumbnail promised: whichever
+ * instance runs workers makes it, after a crash or restart too, and a failure is retried.
  */
 @Injectable()
-export class ThumbnailsService implements OnModuleDestroy {
+export class ThumbnailsService implements OnModuleInit {
   private readonly logger = new Logger('Thumbnails');
-  private readonly queue: string[] = [];
-  private running: Promise<void> | null = null;
-  private stopped = false;
 
   constructor(
     private readonly attachments: AttachmentRepository,
     private readonly storage: Storage,
     private readonly storedFiles: StoredFilesService,
+    private readonly jobs: JobQueue,
     private readonly config: ConfigService<TroveConfig, true>,
+    private readonly changes: ChangeEvents,
   ) {}
+
+  onModuleInit(): void {
+    this.jobs.register<ThumbnailJob>({
+      name: THUMBNAIL_JOB,
+      retryLimit: 3,
+      concurrency: 1,
+      handle: async ({ photoId }) => {
+        await this.makeFor(photoId);
+      },
+    });
+  }
 
   /** Whether a photo of this MIME type gets a thumbnail. */
   canMake(mimeType: string): boolean {
@@ -62,18 +80,12 @@ export class ThumbnailsService implements OnModuleDestroy {
     );
   }
 
-  /** Makes the photo's thumbnail soon, after the current request has been answered. */
-  enqueue(photoId: string): void {
-    if (this.stopped) return;
-    this.queue.push(photoId);
-    this.kick();
-  }
-
-  /** Stops taking work and waits for the photo in hand, so the database outlives it. */
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    this.queue.length = 0;
-    await this.running;
+  /**
+   * Queues the making of a new photo's thumbnail, in the caller's unit of work (nothing when its
+   * type gets none).
+   */
+  async queue(photoId: string, mimeType: string): Promise<void> {
+    if (this.canMake(mimeType)) await this.jobs.send<ThumbnailJob>(THUMBNAIL_JOB, { photoId });
   }
 
   /** Makes the thumbnails the group's photos lack, now; `completed` is the number made. */
@@ -102,7 +114,8 @@ export class ThumbnailsService implements OnModuleDestroy {
     const digest = createHash('sha256').update(webp).update(groupId).digest('hex');
     const key = `${groupId}/documents/${digest}`;
     const made = await this.attach(photoId, key, webp);
-    if (!made) await this.storedFiles.releaseUnused([key]);
+    if (made) await this.changes.publish(groupId, 'entity.mutation');
+    else await this.storedFiles.releaseUnused([key]);
     return made;
   }
 
@@ -125,23 +138,6 @@ export class ThumbnailsService implements OnModuleDestroy {
     });
     await this.attachments.setThumbnail(current.id, thumbnail.id);
     return true;
-  }
-
-  private kick(): void {
-    if (this.running || this.stopped || this.queue.length === 0) return;
-    this.running = this.work().finally(() => {
-      this.running = null;
-      this.kick();
-    });
-  }
-
-  private async work(): Promise<void> {
-    // Let the response that queued the work go out first.
-    await setImmediate();
-    for (let id = this.queue.shift(); id !== undefined; id = this.queue.shift()) {
-      await this.makeSafely(id);
-      if (this.stopped) return;
-    }
   }
 
   private async makeSafely(photoId: string): Promise<boolean> {

@@ -16,6 +16,7 @@ import { ServerSecretRepository } from './server-secret.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
 import { SessionRepository } from './session.repository.js';
 import { SessionsService } from './sessions.service.js';
+import { UpgradeAuthenticationService } from './upgrade-authentication.service.js';
 
 /**
  * Tokens, API keys, passwords and sign-in throttling, and the two global guards: every route is
@@ -37,11 +38,13 @@ import { SessionsService } from './sessions.service.js';
     LoginThrottleService,
     ExpiredCredentialsPurgeService,
     JwtStrategy,
+    UpgradeAuthenticationService,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: GroupAccessGuard },
   ],
   exports: [
     SessionsService,
+    UpgradeAuthenticationService,
     PasswordsService,
     LoginThrottleService,
     ServerSecretsService,

@@ -15,12 +15,18 @@ export class TooManyAttemptsException extends HttpException {
 export interface ThrottleKeys {
   account?: string;
   address?: string;
+  /**
+   * Keeps these counts apart from those of other routes (`forgot-password`, say); sign-ins
+   * count without a scope.
+   */
+  scope?: string;
 }
 
 /**
  * Counts failed sign-ins per account and per client address in the database, so several
- * instances share the count. After too many failures within the window a key is locked for a
- * back-off that doubles with each further failure; a success clears both keys.
+ * instances share the count; other public routes count their own attempts under a scope.
+ * After too many failures within the window a key is locked for a back-off that doubles with
+ * each further failure; a success clears both keys.
  */
 @Injectable()
 export class LoginThrottleService {
@@ -35,10 +41,11 @@ export class LoginThrottleService {
 
   private keysOf(keys: ThrottleKeys): { key: string; limit: number }[] {
     const { maxAttempts } = this.settings;
+    const prefix = keys.scope ? `${keys.scope}:` : '';
     const list: { key: string; limit: number }[] = [];
-    if (keys.account) list.push({ key: `account:${keys.account}`, limit: maxAttempts });
+    if (keys.account) list.push({ key: `${prefix}account:${keys.account}`, limit: maxAttempts });
     if (keys.address)
-      list.push({ key: `address:${keys.address}`, limit: maxAttempts * ADDRESS_FACTOR });
+      list.push({ key: `${prefix}address:${keys.address}`, limit: maxAttempts * ADDRESS_FACTOR });
     return list;
   }
 

@@ -113,6 +113,30 @@ export class SessionsService {
     };
   }
 
+  /**
+   * The identity behind a raw session or attachment token, checked as passport-jwt checks it on
+   * HTTP requests (signature, algorithm, issuer, audience, expiry) and then by `identify`; for
+   * callers outside an HTTP request, such as a WebSocket upgrade. Undefined for a bad token; a
+   * tenant the user is not a member of throws 403 as on HTTP.
+   */
+  async authenticate(
+    rawToken: string,
+    tenant: string | undefined,
+  ): Promise<AuthIdentity | undefined> {
+    let claims: TokenClaims;
+    try {
+      claims = jwt.verify(rawToken, await this.signingKey(), {
+        algorithms: ['HS256'],
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_ISSUER,
+      }) as TokenClaims;
+    } catch {
+      return undefined;
+    }
+    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return undefined;
+    return this.identify(claims, rawToken, tenant);
+  }
+
   async revoke(tokenId: string): Promise<void> {
     await this.sessions.delete(tokenId);
   }

@@ -21,6 +21,32 @@ export interface TroveConfig {
     /** How long a request waits for a pooled connection. */
     poolWaitMs: number;
   };
+  jobs: {
+    /** Whether this instance runs queued jobs and schedules, or only queues them. */
+    workersEnabled: boolean;
+    pollIntervalSeconds: number;
+  };
+  backups: {
+    /** Largest backup zip accepted for import. */
+    maxImportBytes: number;
+    /** Seconds an export or import job may run before it is run again elsewhere. */
+    jobExpirySeconds: number;
+  };
+  /** SMTP settings; mail is sent only when `host` and `from` are set. */
+  mail: {
+    host: string;
+    port: number;
+    username: string;
+    password: string;
+    from: string;
+    /** `starttls`: upgrade and require TLS; `implicit`: TLS from the start; `none`: plain. */
+    tls: 'starttls' | 'implicit' | 'none';
+    tlsRejectUnauthorized: boolean;
+  };
+  changeFeed: {
+    /** Between pings, which also re-check every socket's credential. */
+    pingIntervalMs: number;
+  };
   dataDir: string;
   log: { level: string; format: 'json' | 'text' };
   options: {
@@ -75,6 +101,14 @@ export interface TroveConfig {
     };
   };
   thumbnails: { enabled: boolean; width: number; height: number };
+  reminders: {
+    /** Hour of the day (in `timeZone`) at which reminders go out. */
+    hour: number;
+    /** IANA time zone of that hour and of "today". */
+    timeZone: string;
+    /** Days ahead in which an ending warranty is announced; 0 announces none. */
+    warrantyDays: number;
+  };
   barcode: {
     upcitemdbUrl: string;
     upcitemdbKey: string;
@@ -92,6 +126,15 @@ export interface TroveConfig {
     margin: number;
     fontSize: number;
     additionalInformation: string;
+  };
+  notifiers: {
+    /** Empty: a key generated once and kept in the database. */
+    encryptionKey: string;
+    retryDelaySeconds: number;
+    retryLimit: number;
+    timeoutMs: number;
+    /** Test messages per minute, per user and per client address. */
+    testRateLimit: number;
   };
 }
 
@@ -134,6 +177,24 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       poolSize: env.TROVE_DATABASE_POOL_SIZE,
       poolWaitMs: env.TROVE_DATABASE_POOL_WAIT * 1000,
     },
+    jobs: {
+      workersEnabled: env.TROVE_WORKERS_ENABLED,
+      pollIntervalSeconds: env.TROVE_JOBS_POLL_INTERVAL,
+    },
+    backups: {
+      maxImportBytes: env.TROVE_BACKUP_MAX_IMPORT_SIZE * MEGABYTE,
+      jobExpirySeconds: env.TROVE_BACKUP_JOB_EXPIRY,
+    },
+    mail: {
+      host: env.TROVE_MAILER_HOST.trim(),
+      port: env.TROVE_MAILER_PORT,
+      username: env.TROVE_MAILER_USERNAME,
+      password: env.TROVE_MAILER_PASSWORD,
+      from: env.TROVE_MAILER_FROM.trim(),
+      tls: env.TROVE_MAILER_TLS as 'starttls' | 'implicit' | 'none',
+      tlsRejectUnauthorized: env.TROVE_MAILER_TLS_REJECT_UNAUTHORIZED,
+    },
+    changeFeed: { pingIntervalMs: env.TROVE_WS_PING_INTERVAL * 1000 },
     dataDir: path.resolve(env.TROVE_DATA_DIR),
     log: { level: env.TROVE_LOG_LEVEL, format: env.TROVE_LOG_FORMAT as 'json' | 'text' },
     options: {
@@ -200,6 +261,11 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       width: env.TROVE_THUMBNAIL_WIDTH,
       height: env.TROVE_THUMBNAIL_HEIGHT,
     },
+    reminders: {
+      hour: env.TROVE_REMINDERS_HOUR,
+      timeZone: env.TROVE_REMINDERS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
+      warrantyDays: env.TROVE_REMINDERS_WARRANTY_DAYS,
+    },
     barcode: {
       upcitemdbUrl: env.TROVE_BARCODE_UPCITEMDB_URL.replace(/\/+$/, ''),
       upcitemdbKey: env.TROVE_BARCODE_UPCITEMDB_KEY,
@@ -218,6 +284,13 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       margin: env.TROVE_LABEL_MAKER_MARGIN,
       fontSize: env.TROVE_LABEL_MAKER_FONT_SIZE,
       additionalInformation: env.TROVE_LABEL_MAKER_ADDITIONAL_INFORMATION,
+    },
+    notifiers: {
+      encryptionKey: env.TROVE_NOTIFIER_ENCRYPTION_KEY,
+      retryDelaySeconds: env.TROVE_NOTIFIER_RETRY_DELAY,
+      retryLimit: env.TROVE_NOTIFIER_RETRY_LIMIT,
+      timeoutMs: env.TROVE_NOTIFIER_TIMEOUT * 1000,
+      testRateLimit: env.TROVE_NOTIFIER_TEST_RATE_LIMIT,
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  IsTimeZone,
   IsUrl,
   Matches,
   Max,
@@ -98,6 +99,90 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(300)
   TROVE_DATABASE_POOL_WAIT = 10;
+
+  // --- Jobs -------------------------------------------------------------------------------
+
+  /**
+   * Whether this instance runs queued jobs and schedules (thumbnails, reminders, deliveries).
+   * Set false on API-only instances; at least one instance on the database must run them.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_WORKERS_ENABLED = true;
+
+  /** Seconds between an idle worker's looks for new jobs. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(60)
+  TROVE_JOBS_POLL_INTERVAL = 2;
+
+  /** Largest collection backup zip accepted for import, in megabytes. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(1048576)
+  TROVE_BACKUP_MAX_IMPORT_SIZE = 4096;
+
+  /**
+   * Seconds a backup export or import may run before the queue counts it as lost and runs it
+   * again (from the start, on any instance): after a crash, the time until another instance
+   * takes it over.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(5)
+  @Max(86400)
+  TROVE_BACKUP_JOB_EXPIRY = 1800;
+
+  // --- Mail -------------------------------------------------------------------------------
+
+  /** SMTP server that sends Trove's mail (password reset links); empty disables mail. */
+  @IsString()
+  TROVE_MAILER_HOST = '';
+
+  /** Port of the SMTP server (587 for submission with STARTTLS, 465 for implicit TLS). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  TROVE_MAILER_PORT = 587;
+
+  /** User name for SMTP authentication; empty sends without authenticating. */
+  @IsString()
+  TROVE_MAILER_USERNAME = '';
+
+  /** Password for SMTP authentication. */
+  @IsString()
+  TROVE_MAILER_PASSWORD = '';
+
+  /** Sender of Trove's mail, e.g. `Trove <trove@example.com>`; empty disables mail. */
+  @IsString()
+  TROVE_MAILER_FROM = '';
+
+  /**
+   * How the connection is encrypted: `starttls` (upgrade a plain connection, refusing to send
+   * without TLS), `implicit` (TLS from the first byte, usually port 465) or `none` (plain text).
+   */
+  @IsIn(['starttls', 'implicit', 'none'])
+  TROVE_MAILER_TLS = 'starttls';
+
+  /** Refuse an SMTP server whose TLS certificate does not verify. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_MAILER_TLS_REJECT_UNAUTHORIZED = true;
+
+  // --- Change feed ------------------------------------------------------------------------
+
+  /**
+   * Seconds between the change feed's `{"event":"ping"}` frames; each ping also checks that every
+   * socket's credential is still valid and closes those that are not.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  TROVE_WS_PING_INTERVAL = 10;
 
   // --- Logging ----------------------------------------------------------------------------
 
@@ -270,6 +355,27 @@ export class EnvironmentVariables {
   @IsString()
   TROVE_OUTBOUND_ALLOW_NETS = '';
 
+  // --- Reminders ----------------------------------------------------------------------------
+
+  /** Hour of the day (0-23, in TROVE_REMINDERS_TIME_ZONE) at which reminders go out. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(23)
+  TROVE_REMINDERS_HOUR = 8;
+
+  /** IANA time zone of the reminder hour and of "today"; empty: the server's own. */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_REMINDERS_TIME_ZONE !== '')
+  @IsTimeZone()
+  TROVE_REMINDERS_TIME_ZONE = '';
+
+  /** Days ahead in which an ending warranty is announced (once per item); 0 announces none. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  TROVE_REMINDERS_WARRANTY_DAYS = 30;
+
   // --- Build information (normally set by the image build) ---------------------------------
 
   /** Commit the running build was made from. */
@@ -415,6 +521,43 @@ export class EnvironmentVariables {
   /** An extra line printed on every label. */
   @IsString()
   TROVE_LABEL_MAKER_ADDITIONAL_INFORMATION = '';
+
+  // --- Notifiers --------------------------------------------------------------------------
+
+  /**
+   * Secret the notifier URLs are encrypted with at rest (AES-256-GCM, key derived from it).
+   * Empty: a key generated once and kept in the database. Changing it makes stored URLs unreadable.
+   */
+  @IsString()
+  TROVE_NOTIFIER_ENCRYPTION_KEY = '';
+
+  /** Seconds before a failed delivery is first retried; doubled for each later retry. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  TROVE_NOTIFIER_RETRY_DELAY = 30;
+
+  /** Retries of a failed delivery after its first attempt. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(50)
+  TROVE_NOTIFIER_RETRY_LIMIT = 5;
+
+  /** Seconds one delivery may take (an HTTP request, or an e-mail's whole SMTP exchange). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  TROVE_NOTIFIER_TIMEOUT = 10;
+
+  /** Test messages (`POST /notifiers/test`) one user, or one client address, may send per minute. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  TROVE_NOTIFIER_TEST_RATE_LIMIT = 10;
 }
 
 /** Variables where an empty value means "none" (a provider switched off), not the default. */
@@ -431,6 +574,8 @@ export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'TROVE_OIDC_CLIENT_SECRET',
   'TROVE_STORAGE_S3_SECRET_ACCESS_KEY',
   'TROVE_BARCODE_UPCITEMDB_KEY',
+  'TROVE_MAILER_PASSWORD',
+  'TROVE_NOTIFIER_ENCRYPTION_KEY',
 ]);
 
 const KIND_CONSTRAINTS = new Set(['isInt', 'isBoolean', 'isIn', 'matches', 'isUrl', 'isString']);

@@ -105,10 +105,10 @@ describe('DatabaseOutage', () => {
     ]);
   });
 
-  it('counts a released query runner as part of the outage only while one is known', () => {
+  it('counts a released query runner as a lost connection, even before the outage is known', () => {
     const outage = new DatabaseOutage(recordingLogger());
     const released = new QueryRunnerAlreadyReleasedError();
-    expect(outage.explains(released)).toBe(false);
+    expect(outage.explains(released)).toBe(true);
     expect(outage.explains(withCode('ECONNREFUSED'))).toBe(true);
     outage.failed(new Error('Connection terminated unexpectedly'));
     expect(outage.explains(released)).toBe(true);

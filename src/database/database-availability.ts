@@ -96,15 +96,15 @@ export class DatabaseOutage {
   }
 
   /**
-   * Whether `error` comes from the database being unavailable: by its kind, or, during a known
-   * outage, TypeORM's "query runner already released" (it releases a transaction's runner when
-   * its connection is cut, so the transaction's next statement fails with that instead).
+   * Whether `error` comes from the database being unavailable: by its kind, or TypeORM's "query
+   * runner already released". TypeORM releases a transaction's runner when its connection is
+   * cut, so the transaction's next statement, or its rollback, fails with that instead; and it
+   * may do so before the cut connection's own `error` event has told that an outage began.
+   * Trove never releases a runner itself (units of work are opened and closed by the
+   * transactional plugin), so a released runner means a lost connection.
    */
   explains(error: unknown): boolean {
-    return (
-      isDatabaseUnavailable(error) ||
-      (this.down && error instanceof QueryRunnerAlreadyReleasedError)
-    );
+    return isDatabaseUnavailable(error) || error instanceof QueryRunnerAlreadyReleasedError;
   }
 
   /** A request or probe failed because the database is unavailable. */

@@ -6,13 +6,15 @@ import { ClsModule } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { Database } from './database.js';
+import { DatabaseNotifications, NOTIFICATIONS_DATABASE_URL } from './database-notifications.js';
 import { DATABASE_SERVER, type DatabaseServer } from './database-server.js';
 import { runMigrations } from './migrate.js';
 
 /**
  * Connects to Trove's database and brings its schema up to date before the app serves, and
  * provides the one way to it: `Database`, whose calls join the unit of work of the current
- * context (nestjs-cls with its transactional plugin over the TypeORM data source).
+ * context (nestjs-cls with its transactional plugin over the TypeORM data source), and
+ * `DatabaseNotifications`, the instance's one LISTEN connection.
  */
 @Module({})
 export class DatabaseModule {
@@ -43,8 +45,13 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [Database, { provide: DATABASE_SERVER, useValue: server ?? null }],
-      exports: [Database, DATABASE_SERVER],
+      providers: [
+        Database,
+        DatabaseNotifications,
+        { provide: NOTIFICATIONS_DATABASE_URL, useValue: url },
+        { provide: DATABASE_SERVER, useValue: server ?? null },
+      ],
+      exports: [Database, DatabaseNotifications, DATABASE_SERVER],
     };
   }
 }

@@ -41,6 +41,15 @@ export class Database {
     return this.txHost.withTransaction(work);
   }
 
+  /**
+   * Runs `work` outside the unit of work open in the context: its calls run on the pool, each by
+   * itself or in a unit of work `work` opens. For what must be seen before the open one commits
+   * (the progress of a long job).
+   */
+  outside<T>(work: () => Promise<T>): Promise<T> {
+    return this.txHost.withoutTransaction(work);
+  }
+
   repository<T extends ObjectLiteral>(record: EntityTarget<T>): Repository<T> {
     return this.manager.getRepository(record);
   }
@@ -59,12 +68,28 @@ export class Database {
    */
   async prepared<T>(text: string, values: unknown[]): Promise<T[]> {
     const name = this.statementName(text);
-    const runner = this.manager.queryRunner as PostgresQueryRunner | undefined;
-    const client: pg.Pool | pg.PoolClient = runner
-      ? ((await runner.connect()) as pg.PoolClient)
-      : ((this.dataSource.driver as PostgresDriver).master as pg.Pool);
+    const client = await this.client();
     const result = await client.query<T & pg.QueryResultRow>({ name, text, values });
     return result.rows;
+  }
+
+  /**
+   * The rows a statement returns, whatever its command: `query` answers an UPDATE or DELETE
+   * with `[rows, count]` instead (TypeORM's raw result). For statements written elsewhere (the
+   * job queue's), in the open unit of work like every call here.
+   */
+  async rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = await this.client();
+    const result = await client.query<T & pg.QueryResultRow>(text, values);
+    return result.rows;
+  }
+
+  /** The open unit of work's connection, or the pool. */
+  private async client(): Promise<pg.Pool | pg.PoolClient> {
+    const runner = this.manager.queryRunner as PostgresQueryRunner | undefined;
+    return runner
+      ? ((await runner.connect()) as pg.PoolClient)
+      : ((this.dataSource.driver as PostgresDriver).master as pg.Pool);
   }
 
   private statementName(text: string): string | undefined {

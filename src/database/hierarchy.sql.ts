@@ -54,3 +54,27 @@ export const wouldCycle = (table: HierarchyTable): string => `WITH RECURSIVE
   start AS (SELECT id, parent_id FROM ${table} WHERE id = $2 AND group_id = $1),
   ${ancestors('up', table, 'start', '$1')}
   SELECT EXISTS (SELECT 1 FROM up WHERE id = $3) AS cycle`;
+
+/**
+ * `name(seed, parent_id, path, depth)`: for each row of `seed` (with `id`, `parent_id` and
+ * `name`), its name at depth 0, then its parent's name and that joined by `separator`, and so on
+ * upwards in the group `group`: the row of greatest depth of a seed holds the names from the
+ * top down to it. Each step looks up one row by its key (a lateral lookup, so that however many
+ * rows the walk is estimated to reach, PostgreSQL never scans the whole table for it).
+ */
+export const namePathsUp = (
+  name: string,
+  table: HierarchyTable,
+  seed: string,
+  group: string,
+  separator: string,
+): string => `${name}(seed, parent_id, path, depth) AS (
+    SELECT id, parent_id, name::text, 0 FROM ${seed}
+    UNION ALL
+    SELECT c.seed, p.parent_id, p.name || ${separator} || c.path, c.depth + 1
+    FROM ${name} c CROSS JOIN LATERAL (
+      SELECT p.parent_id, p.name FROM ${table} p
+      WHERE p.id = c.parent_id AND p.group_id = ${group} LIMIT 1
+    ) p
+    WHERE c.depth < ${MAX_HIERARCHY_DEPTH}
+  )`;

@@ -4,6 +4,7 @@ import { AuthRoleRecord } from '../auth/auth-role.record.js';
 import { AuthTokenRecord } from '../auth/auth-token.record.js';
 import { LoginAttemptRecord } from '../auth/login-attempt.record.js';
 import { ServerSecretRecord } from '../auth/server-secret.record.js';
+import { GroupExportRecord } from '../collection-backups/group-export.record.js';
 import { IdempotencyKeyRecord } from '../common/idempotency/idempotency-key.record.js';
 import { EntityFieldRecord } from '../entities/entity-field.record.js';
 import { EntityRecord } from '../entities/entity.record.js';
@@ -13,6 +14,9 @@ import { GroupMembershipRecord } from '../groups/group-membership.record.js';
 import { GroupRecord } from '../groups/group.record.js';
 import { MaintenanceEntryRecord } from '../maintenance/maintenance-entry.record.js';
 import { NotifierRecord } from '../notifiers/notifier.record.js';
+import { PasswordResetRecord } from '../password-resets/password-reset.record.js';
+import { ReminderRunRecord } from '../reminders/reminder-run.record.js';
+import { WarrantyAnnouncementRecord } from '../reminders/warranty-announcement.record.js';
 import { TagRecord } from '../tags/tag.record.js';
 import { TemplateFieldRecord } from '../templates/template-field.record.js';
 import { TemplateRecord } from '../templates/template.record.js';
@@ -39,4 +43,8 @@ export const RECORDS = [
   AttachmentRecord,
   MaintenanceEntryRecord,
   IdempotencyKeyRecord,
+  PasswordResetRecord,
+  ReminderRunRecord,
+  WarrantyAnnouncementRecord,
+  GroupExportRecord,
 ];

@@ -4,24 +4,38 @@ import {
   Delete,
   Get,
   HttpCode,
+  Logger,
   Param,
   Patch,
   Post,
   Put,
   Query,
+  UploadedFile,
+  UseInterceptors,
+  Req,
+  Res,
 } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
 import {
+  ApiBody,
+  ApiConsumes,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import type { StagedUpload } from '../attachments/upload/staged-upload.engine.js';
+import { UploadErrorsInterceptor } from '../attachments/upload/upload-errors.interceptor.js';
+import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
+import { FileProblemsResponseDto } from '../common/errors/error-response.dto.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { ApiCsv, sendCsv } from '../common/http/csv-download.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateEntityDto } from './dto/create-entity.dto.js';
@@ -43,14 +57,23 @@ import { PatchEntityDto } from './dto/patch-entity.dto.js';
 import { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { EntitiesService } from './entities.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
+import { EntityImportService, IMPORT_FILE_FIELD } from './import/entity-import.service.js';
+import { EntityExportsService } from './entity-exports.service.js';
+
+/** `<scheme>://<host>` of the request; behind a trusted proxy, the forwarded ones. */
+const origin = (request: Request): string => `${request.protocol}://${request.host}`;
 
 @ApiTags('entities')
 @ApiAuth()
 @Controller('entities')
 export class EntitiesController {
+  private readonly logger = new Logger('EntitiesController');
+
   constructor(
     private readonly entities: EntitiesService,
     private readonly duplicates: EntityDuplicatesService,
+    private readonly imports: EntityImportService,
+    private readonly exports: EntityExportsService,
   ) {}
 
   @Get()
@@ -74,6 +97,53 @@ export class EntitiesController {
     @Body() dto: CreateEntityDto,
   ): Promise<EntitySummaryDto> {
     return this.entities.create(user, dto);
+  }
+
+  @Post('import')
+  @HttpCode(204)
+  @UseInterceptors(UploadErrorsInterceptor, FileInterceptor(IMPORT_FILE_FIELD))
+  @ApiOperation({
+    summary: 'Import entities from a Homebox CSV file, all or nothing',
+    description:
+      'The multipart field `csv` holds a comma- or tab-separated file whose header names ' +
+      '`HB.*` columns (Homebox’s CSV format, with its aliases `HB.labels`, `HB.purchase_time` ' +
+      'and `HB.sold_time`; `HB.field.<name>` columns become text custom fields). Every row ' +
+      'needs `HB.name` and `HB.location` (`A / B / C`): locations are matched by their name ' +
+      'path and made when missing. A row describes a location itself when its `HB.url` is an ' +
+      'exported location’s (`…/location/<id>`) or its location path and name is a path other ' +
+      'rows name; a top-level location leaves `HB.location` empty, as does any exported row ' +
+      '(one with an `HB.url`) of an entity at the top level. Tags ' +
+      'are matched by name at any level and made at the top level when missing. A row whose ' +
+      '`HB.import_ref` an entity of the group has replaces that entity (what the row leaves ' +
+      'empty is reset, custom fields replaced, asset id kept unless given); ' +
+      '`HB.parent_import_ref` puts the entity inside the one with that ref, in the file or ' +
+      'in the group. Dates are YYYY-MM-DD, MM/DD/YYYY, YYYY/MM/DD or RFC 3339; booleans ' +
+      'true/false/1/0/t/f; empty cells are empty, 0 or false. The file is checked whole ' +
+      'first: if anything is wrong nothing is written and the 422 lists the problems with ' +
+      'their line and column.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: [IMPORT_FILE_FIELD],
+      properties: { [IMPORT_FILE_FIELD]: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiNoContentResponse({ description: 'Every row imported' })
+  @ApiErrors(400, 413)
+  @ApiResponse({
+    status: 422,
+    description:
+      'The file has problems (nothing was imported): `problems` lists them with their line, ' +
+      'column and reason; or no file was sent (`fields.csv`)',
+    type: FileProblemsResponseDto,
+  })
+  importEntities(
+    @CurrentUser() user: AuthUser,
+    @UploadedFile() file: StagedUpload | undefined,
+  ): Promise<void> {
+    return this.imports.import(user, file);
   }
 
   @Get('tree')
@@ -102,6 +172,26 @@ export class EntitiesController {
     @Query() query: FieldValuesQueryDto,
   ): Promise<string[]> {
     return this.entities.fieldValues(user, query.field);
+  }
+
+  @Get('export')
+  @ApiOperation({
+    summary: 'Every entity of the group as CSV, for the import (locations and archived included)',
+    description:
+      'Columns `HB.purchase_date` … `HB.lifetime_warranty`, then `HB.field.<name>` per custom ' +
+      'field name of the group (sorted). Dates `YYYY-MM-DD`, `HB.location` the path from the top ' +
+      '(` / `; above a parent item, whose import ref is `HB.parent_import_ref`), tags joined ' +
+      'with `; `, `HB.url` a link to the web UI. Streamed; the file is named ' +
+      '`homebox-entities_<YYYY-MM-DD_HH-MM-SS>.csv` (UTC).',
+  })
+  @ApiCsv('The CSV file, a header row and one row per entity')
+  async exportEntities(
+    @CurrentUser() user: AuthUser,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const download = await this.exports.exportEntities(user, origin(request));
+    await sendCsv(response, download, this.logger);
   }
 
   @Get(':id')

@@ -1,18 +1,30 @@
 import { forwardRef, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { MulterModule } from '@nestjs/platform-express';
 import { AttachmentsModule } from '../attachments/attachments.module.js';
+import { stagedUploadOptions } from '../attachments/upload/staged-upload.options.js';
+import type { TroveConfig } from '../config/configuration.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { AssetsController, EntitiesController } from './entities.controller.js';
 import { EntitiesService } from './entities.service.js';
+import { EntityActionsController } from './entity-actions.controller.js';
+import { EntityActionsService } from './entity-actions.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
 import { EntityRepository } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
+import { EntityExportsService } from './entity-exports.service.js';
+import { EntityImportService } from './import/entity-import.service.js';
+import { ReportingController } from './reporting.controller.js';
+
+/** Form fields an import may carry besides the file (the file alone is expected). */
+const MAX_FORM_FIELDS = 4;
 
 /**
  * Entities: items, and locations or containers when their type says so. It and the
  * maintenance and attachments modules import each other: they check their entity, and a
- * duplicated entity copies their rows.
+ * duplicated entity copies their rows. A CSV file to import is staged on disk as attachments are.
  */
 @Module({
   imports: [
@@ -20,9 +32,22 @@ import { EntityViewsService } from './entity-views.service.js';
     EntityTypesModule,
     forwardRef(() => MaintenanceModule),
     forwardRef(() => AttachmentsModule),
+    MulterModule.registerAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<TroveConfig, true>) =>
+        stagedUploadOptions(config, MAX_FORM_FIELDS),
+    }),
   ],
-  controllers: [EntitiesController, AssetsController],
-  providers: [EntitiesService, EntityViewsService, EntityDuplicatesService, EntityRepository],
+  controllers: [EntitiesController, AssetsController, ReportingController, EntityActionsController],
+  providers: [
+    EntitiesService,
+    EntityViewsService,
+    EntityDuplicatesService,
+    EntityImportService,
+    EntityExportsService,
+    EntityActionsService,
+    EntityRepository,
+  ],
   exports: [EntitiesService, EntityViewsService],
 })
 export class EntitiesModule {}

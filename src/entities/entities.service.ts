@@ -29,14 +29,21 @@ import type { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { buildEntityFilter, entityOrder } from './entity-filter.js';
 import {
   EntityRepository,
+  type EndingWarranty,
   type EntityFieldValues,
   type InsertableEntity,
   type InsertedEntity,
 } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
 import type { EntityRecord } from './entity.record.js';
+import { ChangeEvents } from '../events/change-events.service.js';
+import type {
+  BackupEntityFieldRow,
+  BackupEntityRow,
+  BackupEntityTagRow,
+} from '../collection-backups/backup-format.js';
 
-export type { InsertableEntity, InsertedEntity } from './entity.repository.js';
+export type { EndingWarranty, InsertableEntity, InsertedEntity } from './entity.repository.js';
 
 /** Starter locations of a new Homebox collection. */
 const STARTER_LOCATIONS = [
@@ -65,7 +72,16 @@ export class EntitiesService implements OnModuleInit {
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
     private readonly storedFiles: StoredFilesService,
+    private readonly changes: ChangeEvents,
   ) {}
+
+  /**
+   * Unarchived entities of every group whose warranty (not a lifetime one) ends between `from`
+   * and `to` (`YYYY-MM-DD`, inclusive), by group: for reminders, which run for all groups.
+   */
+  warrantiesEnding(from: string, to: string): Promise<EndingWarranty[]> {
+    return this.entities.findWarrantiesEnding(from, to);
+  }
 
   /**
    * One statement stores the entity when its type, parent and tags are the group's; only when it
@@ -93,6 +109,8 @@ export class EntitiesService implements OnModuleInit {
       }
       if (dto.parentId) await this.findOwned(user, dto.parentId, { field: 'parentId' });
       inserted = await this.insert(user.groupId, values, tagIds);
+    } else {
+      await this.changes.publish(user.groupId, 'entity.mutation');
     }
     return this.views.summary(user.groupId, inserted.id);
   }
@@ -113,12 +131,14 @@ export class EntitiesService implements OnModuleInit {
         'the entity’s type, parent or tags changed while it was being stored; try again',
       );
     }
+    await this.changes.publish(groupId, 'entity.mutation');
     return inserted;
   }
 
   /** Renames an entity of the group (a name filled in once its asset id is known). */
   async rename(groupId: string, id: string, name: string): Promise<void> {
     await this.entities.rename(groupId, id, name);
+    await this.changes.publish(groupId, 'entity.mutation');
   }
 
   /** Adds custom fields to an entity, each at the position it has. */
@@ -179,6 +199,7 @@ export class EntitiesService implements OnModuleInit {
       tags.map((tag) => tag.id),
     );
     await this.replaceFields(id, dto.fields ?? []);
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return this.views.summary(user.groupId, id);
   }
 
@@ -201,6 +222,7 @@ export class EntitiesService implements OnModuleInit {
         tags.map((tag) => tag.id),
       );
     }
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return this.views.summary(user.groupId, id);
   }
 
@@ -373,6 +395,7 @@ export class EntitiesService implements OnModuleInit {
     if (!(await this.entities.delete(user.groupId, id))) {
       throw new NotFoundException(`entity ${id} not found`);
     }
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return stored;
   }
 
@@ -426,5 +449,58 @@ export class EntitiesService implements OnModuleInit {
       if (field.id) await this.entities.updateField(entityId, field.id, values);
       else await this.entities.insertFields(entityId, [values]);
     }
+  }
+
+  /** Collection backup: a page of the group's entities, by id after `afterId`. */
+  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityRow[]> {
+    return this.entities.backupPage(groupId, afterId, limit);
+  }
+
+  /** Collection backup: a page of the custom fields of the group's entities. */
+  backupFieldsPage(
+    groupId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<BackupEntityFieldRow[]> {
+    return this.entities.backupFieldsPage(groupId, afterId, limit);
+  }
+
+  /** Collection backup: a page of the tag links of the group's entities. */
+  backupTagsPage(
+    groupId: string,
+    after: BackupEntityTagRow,
+    limit: number,
+  ): Promise<BackupEntityTagRow[]> {
+    return this.entities.backupTagsPage(groupId, after, limit);
+  }
+
+  /** Collection restore, in the caller's unit of work: entities without parents. */
+  restoreBackup(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
+    return this.entities.restore(groupId, idKey, rows);
+  }
+
+  /** Collection restore: the parents, once every entity is in. */
+  restoreBackupParents(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
+    return this.entities.restoreParents(groupId, idKey, rows);
+  }
+
+  /** Collection restore: custom fields. */
+  restoreBackupFields(groupId: string, idKey: string, rows: BackupEntityFieldRow[]): Promise<void> {
+    return this.entities.restoreFields(groupId, idKey, rows);
+  }
+
+  /** Collection restore: tag links. */
+  restoreBackupTags(groupId: string, idKey: string, rows: BackupEntityTagRow[]): Promise<void> {
+    return this.entities.restoreTags(groupId, idKey, rows);
+  }
+
+  /** Collection restore: removes the group's entities (its seed locations), with their rows. */
+  async deleteAllOfGroup(groupId: string): Promise<void> {
+    await this.entities.deleteAllOfGroup(groupId);
+  }
+
+  /** The group's entities by kind. */
+  countOfGroup(groupId: string): Promise<{ locations: number; items: number }> {
+    return this.entities.countOfGroup(groupId);
   }
 }

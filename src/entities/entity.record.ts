@@ -26,11 +26,12 @@ import { EntityFieldRecord } from './entity-field.record.js';
 @Index(['groupId', 'importRef'])
 @Index(['groupId', 'archived', 'entityTypeId'])
 // Indexes the schema builder cannot describe (expressions, INCLUDE columns), made by the
-// AddEntitySearch, CoverEntityParentIndex and IndexEntityNameOrder migrations; the schema
-// builder leaves them be.
+// AddEntitySearch, CoverEntityParentIndex, IndexEntityNameOrder and CreateReminderRuns
+// migrations; the schema builder leaves them be.
 @Index('entities_search_idx', { synchronize: false })
 @Index('entities_group_id_name_order_idx', { synchronize: false })
 @Index('entities_parent_id_item_count_idx', { synchronize: false })
+@Index('entities_warranty_ending_idx', { synchronize: false })
 export class EntityRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;

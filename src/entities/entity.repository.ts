@@ -9,16 +9,50 @@ import type { EntityViewRow } from './entity.mapper.js';
 import { EntityRecord } from './entity.record.js';
 import {
   ADD_TAGS,
+  BY_IMPORT_REFS,
+  CLEAR_SENTINEL_DATES,
   COPY_FIELDS,
+  DELETE_ALL_OF_GROUP,
+  DELETE_FIELDS_OF,
+  DELETE_TAGS_OF,
+  IMPORTED_COLUMNS,
+  INSERT_IMPORTED,
+  INSERT_TAG_PAIRS,
+  INSERT_TEXT_FIELDS,
+  IN_CYCLES,
+  LOCATIONS,
+  RESERVE_ASSET_IDS,
+  SET_PARENTS,
+  UPDATE_IMPORTED,
   FIELD_NAMES,
   FIELD_VALUES,
   IDS_BY_ASSET_ID,
+  WARRANTIES_ENDING,
   NEAREST_LOCATION,
+  NUMBER_MISSING_ASSET_IDS,
+  FILL_MISSING_IMPORT_REFS,
   PATH,
   TREE_ROWS,
   insertEntity,
 } from './entity.sql.js';
 import { CHILD_SUMMARIES, SUMMARY, pageOfViews } from './entity-view.sql.js';
+import type { BillOfMaterialsRow, EntityExportRow } from './entity-export.js';
+import { BILL_OF_MATERIALS_BATCH, EXPORT_BATCH, EXPORT_FIELD_NAMES } from './entity-export.sql.js';
+import type {
+  BackupEntityFieldRow,
+  BackupEntityRow,
+  BackupEntityTagRow,
+} from '../collection-backups/backup-format.js';
+import {
+  BACKUP_ENTITIES,
+  BACKUP_ENTITY_FIELDS,
+  BACKUP_ENTITY_TAGS,
+  COUNT_ENTITIES,
+  RESTORE_ENTITIES,
+  RESTORE_ENTITY_FIELDS,
+  RESTORE_ENTITY_PARENTS,
+  RESTORE_ENTITY_TAGS,
+} from './entity-backup.sql.js';
 
 /** Columns the database or the insert fills in, never taken from the values given. */
 const GENERATED_PROPERTIES = new Set(['id', 'groupId', 'assetId', 'createdAt', 'updatedAt']);
@@ -54,11 +88,54 @@ export interface EntityTreeRow {
   is_location: boolean;
 }
 
+/** An entity whose warranty ends soon, with its group. */
+export interface EndingWarranty {
+  groupId: string;
+  id: string;
+  name: string;
+  warrantyExpires: string;
+}
+
+/** The editable columns an import writes, by their snake_case names (see IMPORTED_COLUMNS). */
+export type ImportedColumns = Record<string, string | number | boolean | null>;
+
+/** An entity an import inserts: its id is chosen beforehand. */
+export interface ImportedInsert {
+  id: string;
+  entityTypeId: string;
+  assetId: number;
+  columns: ImportedColumns;
+}
+
+/** An entity an import replaces; a null asset id keeps the current one. */
+export interface ImportedUpdate {
+  id: string;
+  assetId: number | null;
+  columns: ImportedColumns;
+}
+
+export interface ImportRefRow {
+  id: string;
+  import_ref: string;
+  parent_id: string | null;
+}
+
+export interface LocationRow {
+  id: string;
+  name: string;
+  parent_id: string | null;
+}
+
 /** The only code that reads or writes the `entities`, `entity_fields` and `entity_tags` tables. */
 @Injectable()
 export class EntityRepository extends OwnedRepository<EntityRecord> {
   constructor(db: Database) {
     super(db, EntityRecord, 'entity');
+  }
+
+  /** Entities of every group whose warranty ends between `from` and `to` (`YYYY-MM-DD`). */
+  findWarrantiesEnding(from: string, to: string): Promise<EndingWarranty[]> {
+    return this.db.query<EndingWarranty>(WARRANTIES_ENDING, [from, to]);
   }
 
   /** How many entities (of any group) are of type `typeId`. */
@@ -144,6 +221,34 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   async delete(groupId: string, id: string): Promise<boolean> {
     const result = await this.db.repository(EntityRecord).delete({ id, groupId });
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Numbers the group's entities without an asset id (0) after its highest, oldest first; how
+   * many it numbered. The first statement locks the group row until the unit of work ends (as an
+   * insert does), so no entity created meanwhile can take one of those numbers.
+   */
+  async numberMissingAssetIds(groupId: string): Promise<number> {
+    const [next] = await this.db.query<{ first: string }>(
+      'SELECT entity_next_asset_id($1) AS first',
+      [groupId],
+    );
+    return this.countFrom(NUMBER_MISSING_ASSET_IDS, [groupId, next.first]);
+  }
+
+  /** Gives the group's entities without an import ref a random one; how many it changed. */
+  fillMissingImportRefs(groupId: string): Promise<number> {
+    return this.countFrom(FILL_MISSING_IMPORT_REFS, [groupId]);
+  }
+
+  /** Clears the group's purchase, sold and warranty dates before year 100; entities changed. */
+  clearSentinelDates(groupId: string): Promise<number> {
+    return this.countFrom(CLEAR_SENTINEL_DATES, [groupId]);
+  }
+
+  /** Deletes every entity of the group with what belongs to it; how many entities. */
+  deleteAllOfGroup(groupId: string): Promise<number> {
+    return this.countFrom(DELETE_ALL_OF_GROUP, [groupId]);
   }
 
   async setTags(entityId: string, tagIds: string[]): Promise<void> {
@@ -254,4 +359,189 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     const sql = pageOfViews(filter.where, order, `$${params.length - 1}`, `$${params.length}`);
     return this.db.query<EntityViewRow & { total: number }>(sql, params);
   }
+
+  /**
+   * Reserves asset ids of the group for an import: returns the first, one above the group's
+   * highest and above `above`; the caller may use as many numbers from it as it needs, since the
+   * group row stays locked (as for `entity_next_asset_id`) until the unit of work ends.
+   */
+  async reserveAssetIds(groupId: string, above: number): Promise<number> {
+    const [row] = await this.db.query<{ first: string }>(RESERVE_ASSET_IDS, [groupId, above]);
+    return Number(row.first);
+  }
+
+  /** The group's entities with these import refs. */
+  findByImportRefs(groupId: string, refs: string[]): Promise<ImportRefRow[]> {
+    if (refs.length === 0) return Promise.resolve([]);
+    return this.db.query<ImportRefRow>(BY_IMPORT_REFS, [groupId, refs]);
+  }
+
+  /** The group's location entities with their parents, oldest first. */
+  findLocations(groupId: string): Promise<LocationRow[]> {
+    return this.db.query<LocationRow>(LOCATIONS, [groupId]);
+  }
+
+  /** Inserts entities of the group in one statement. */
+  async insertImported(groupId: string, rows: ImportedInsert[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(INSERT_IMPORTED, [
+      groupId,
+      rows.map((row) => row.id),
+      rows.map((row) => row.entityTypeId),
+      rows.map((row) => row.assetId),
+      ...columnArrays(rows),
+    ]);
+  }
+
+  /** Replaces the editable state of entities of the group in one statement (types are kept). */
+  async updateImported(groupId: string, rows: ImportedUpdate[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(UPDATE_IMPORTED, [
+      groupId,
+      rows.map((row) => row.id),
+      rows.map((row) => row.assetId),
+      ...columnArrays(rows),
+    ]);
+  }
+
+  /** Replaces the tags of `entityIds` by the pairs given. */
+  async replaceTagsOf(
+    entityIds: string[],
+    pairs: { entityId: string; tagId: string }[],
+  ): Promise<void> {
+    if (entityIds.length > 0) await this.db.query(DELETE_TAGS_OF, [entityIds]);
+    if (pairs.length === 0) return;
+    await this.db.query(INSERT_TAG_PAIRS, [
+      pairs.map((pair) => pair.entityId),
+      pairs.map((pair) => pair.tagId),
+    ]);
+  }
+
+  /** Replaces the custom fields of `entityIds` by text fields. */
+  async replaceTextFieldsOf(
+    entityIds: string[],
+    fields: { entityId: string; name: string; value: string; position: number }[],
+  ): Promise<void> {
+    if (entityIds.length > 0) await this.db.query(DELETE_FIELDS_OF, [entityIds]);
+    if (fields.length === 0) return;
+    await this.db.query(INSERT_TEXT_FIELDS, [
+      fields.map((field) => field.entityId),
+      fields.map((field) => field.name),
+      fields.map((field) => field.value),
+      fields.map((field) => field.position),
+    ]);
+  }
+
+  /** Sets the parents of entities of the group: pairs of (entity, parent). */
+  async setParents(groupId: string, pairs: { id: string; parentId: string }[]): Promise<void> {
+    if (pairs.length === 0) return;
+    await this.db.query(SET_PARENTS, [
+      groupId,
+      pairs.map((pair) => pair.id),
+      pairs.map((pair) => pair.parentId),
+    ]);
+  }
+
+  /** Which of these entities of the group are their own ancestors. */
+  async findInCycles(groupId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<{ id: string }>(IN_CYCLES, [groupId, ids]);
+    return rows.map((row) => row.id);
+  }
+
+  /** The custom-field names of the group's entities, in code point order: the export's columns. */
+  async exportFieldNames(groupId: string): Promise<string[]> {
+    const rows = await this.db.query<{ name: string }>(EXPORT_FIELD_NAMES, [groupId]);
+    return rows.map((row) => row.name);
+  }
+
+  /**
+   * Up to `limit` entities of the group, by id after `after` (null: from the first), for the
+   * export. PostgreSQL cannot estimate how far the walk up the tree goes and guesses high, so
+   * it would compile the statement (JIT), which costs more than running it: not for this one.
+   */
+  exportBatch(groupId: string, after: string | null, limit: number): Promise<EntityExportRow[]> {
+    return this.db.transaction(async () => {
+      await this.db.query('SET LOCAL jit = off');
+      return this.db.query<EntityExportRow>(EXPORT_BATCH, [groupId, after, limit]);
+    });
+  }
+
+  /** Up to `limit` entities of the group, by id after `after`, for the bill of materials. */
+  billOfMaterialsBatch(
+    groupId: string,
+    after: string | null,
+    limit: number,
+  ): Promise<BillOfMaterialsRow[]> {
+    return this.db.query<BillOfMaterialsRow>(BILL_OF_MATERIALS_BATCH, [groupId, after, limit]);
+  }
+
+  /** A page of the group's entities as backup rows, by id after `afterId`. */
+  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityRow[]> {
+    return this.db.rows<BackupEntityRow>(BACKUP_ENTITIES, [groupId, afterId, limit]);
+  }
+
+  /** A page of the custom fields of the group's entities, by id after `afterId`. */
+  backupFieldsPage(
+    groupId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<BackupEntityFieldRow[]> {
+    return this.db.rows<BackupEntityFieldRow>(BACKUP_ENTITY_FIELDS, [groupId, afterId, limit]);
+  }
+
+  /** A page of the tag links of the group's entities, after the link `after`. */
+  backupTagsPage(
+    groupId: string,
+    after: BackupEntityTagRow,
+    limit: number,
+  ): Promise<BackupEntityTagRow[]> {
+    return this.db.rows<BackupEntityTagRow>(BACKUP_ENTITY_TAGS, [
+      groupId,
+      after.entity_id,
+      after.tag_id,
+      limit,
+    ]);
+  }
+
+  /** Inserts backup rows, ids remapped with `idKey`, without parents. */
+  async restore(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
+    await this.db.rows(RESTORE_ENTITIES, [JSON.stringify(rows), idKey, groupId]);
+  }
+
+  /** Sets the parents of restored rows. */
+  async restoreParents(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
+    const links = rows
+      .filter((row) => row.parent_id !== null && row.parent_id !== undefined)
+      .map((row) => ({ id: row.id, parent_id: row.parent_id }));
+    if (links.length > 0) {
+      await this.db.rows(RESTORE_ENTITY_PARENTS, [JSON.stringify(links), idKey, groupId]);
+    }
+  }
+
+  async restoreFields(groupId: string, idKey: string, rows: BackupEntityFieldRow[]): Promise<void> {
+    await this.db.rows(RESTORE_ENTITY_FIELDS, [JSON.stringify(rows), idKey, groupId]);
+  }
+
+  async restoreTags(groupId: string, idKey: string, rows: BackupEntityTagRow[]): Promise<void> {
+    await this.db.rows(RESTORE_ENTITY_TAGS, [JSON.stringify(rows), idKey, groupId]);
+  }
+
+  async countOfGroup(groupId: string): Promise<{ locations: number; items: number }> {
+    const [row] = await this.db.rows<{ locations: number; items: number }>(COUNT_ENTITIES, [
+      groupId,
+    ]);
+    return row;
+  }
+
+  /** Runs a statement that answers one row with a `count`. */
+  private async countFrom(sql: string, params: unknown[]): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(sql, params);
+    return row.count;
+  }
+}
+
+/** One array per IMPORTED_COLUMNS column, in that order. */
+function columnArrays(rows: { columns: ImportedColumns }[]): unknown[][] {
+  return IMPORTED_COLUMNS.map(([column]) => rows.map((row) => row.columns[column] ?? null));
 }

@@ -3,6 +3,13 @@ import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { OwnedRepository } from '../database/owned.js';
 import { EntityTypeRecord } from './entity-type.record.js';
+import type { BackupEntityTypeRow } from '../collection-backups/backup-format.js';
+import {
+  BACKUP_ENTITY_TYPES,
+  COUNT_ENTITY_TYPES,
+  DELETE_GROUP_ENTITY_TYPES,
+  RESTORE_ENTITY_TYPES,
+} from './entity-type-backup.sql.js';
 
 export type EntityTypeValues = Pick<
   EntityTypeRecord,
@@ -64,5 +71,24 @@ export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
 
   async delete(groupId: string, id: string): Promise<void> {
     await this.db.repository(EntityTypeRecord).delete({ id, groupId });
+  }
+
+  /** A page of the group's types as backup rows, by id after `afterId`. */
+  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityTypeRow[]> {
+    return this.db.rows<BackupEntityTypeRow>(BACKUP_ENTITY_TYPES, [groupId, afterId, limit]);
+  }
+
+  /** Inserts backup rows into the group, ids remapped with `idKey`. */
+  async restore(groupId: string, idKey: string, rows: BackupEntityTypeRow[]): Promise<void> {
+    await this.db.rows(RESTORE_ENTITY_TYPES, [JSON.stringify(rows), idKey, groupId]);
+  }
+
+  async deleteAllOfGroup(groupId: string): Promise<void> {
+    await this.db.rows(DELETE_GROUP_ENTITY_TYPES, [groupId]);
+  }
+
+  async countOfGroup(groupId: string): Promise<number> {
+    const [row] = await this.db.rows<{ n: number }>(COUNT_ENTITY_TYPES, [groupId]);
+    return row.n;
   }
 }

@@ -10,6 +10,8 @@ import type { UpdateEntityTypeDto } from './dto/update-entity-type.dto.js';
 import type { EntityTypeRecord } from './entity-type.record.js';
 import { EntityTypeRepository, type EntityTypeValues } from './entity-type.repository.js';
 import { toEntityTypeSummary } from './entity-type.mapper.js';
+import { ChangeEvents } from '../events/change-events.service.js';
+import type { BackupEntityTypeRow } from '../collection-backups/backup-format.js';
 
 /** The foreign key that keeps a type from being deleted while entities use it. */
 const ENTITY_TYPE_IN_USE_CONSTRAINT = 'entities_entity_type_id_fkey';
@@ -28,7 +30,10 @@ export class EntityTypesService {
   private countUses?: (typeId: string) => Promise<number>;
   private isTemplateOfGroup?: (groupId: string, templateId: string) => Promise<boolean>;
 
-  constructor(private readonly types: EntityTypeRepository) {}
+  constructor(
+    private readonly types: EntityTypeRepository,
+    private readonly changes: ChangeEvents,
+  ) {}
 
   countUsesWith(count: (typeId: string) => Promise<number>): void {
     this.countUses = count;
@@ -54,6 +59,7 @@ export class EntityTypesService {
       description: dto.description ?? '',
       defaultTemplateId,
     });
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return toEntityTypeSummary(await this.findWithTemplate(user.groupId, saved.id));
   }
 
@@ -77,6 +83,7 @@ export class EntityTypesService {
       ...(dto.description !== undefined ? { description: dto.description } : {}),
     });
     if (!updated) throw notOwned('entity type', id);
+    await this.changes.publish(user.groupId, 'entity.mutation');
     return toEntityTypeSummary(await this.findWithTemplate(user.groupId, id));
   }
 
@@ -89,6 +96,7 @@ export class EntityTypesService {
       if (type && isInUseViolation(error)) throw inUse(type, await this.countUses!(id));
       throw error;
     }
+    await this.changes.publish(user.groupId, 'entity.mutation');
   }
 
   /**
@@ -160,6 +168,25 @@ export class EntityTypesService {
       );
     }
     return templateId;
+  }
+
+  /** Collection backup: a page of the group's types, by id after `afterId`. */
+  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityTypeRow[]> {
+    return this.types.backupPage(groupId, afterId, limit);
+  }
+
+  /** Collection restore, in the caller's unit of work: inserts the rows, ids remapped. */
+  restoreBackup(groupId: string, idKey: string, rows: BackupEntityTypeRow[]): Promise<void> {
+    return this.types.restore(groupId, idKey, rows);
+  }
+
+  /** Collection restore: removes the group's types (its seed); no entity may use them. */
+  deleteAllOfGroup(groupId: string): Promise<void> {
+    return this.types.deleteAllOfGroup(groupId);
+  }
+
+  countOfGroup(groupId: string): Promise<number> {
+    return this.types.countOfGroup(groupId);
   }
 }
 

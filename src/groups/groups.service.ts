@@ -20,6 +20,7 @@ import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupRepository } from './group.repository.js';
 import { GroupSeeder } from './group-seed.js';
+import { ChangeEvents } from '../events/change-events.service.js';
 
 /** Characters a group name may have (the column is varchar(255)). */
 export const GROUP_NAME_MAX_LENGTH = 255;
@@ -37,6 +38,7 @@ export class GroupsService {
     @Inject(forwardRef(() => UsersService)) private readonly users: Readonly<UsersService>,
     private readonly currencies: CurrenciesService,
     private readonly storedFiles: StoredFilesService,
+    private readonly changes: ChangeEvents,
   ) {}
 
   /** The row of a group, for another module's stored views (read in the unit of work). */
@@ -67,6 +69,7 @@ export class GroupsService {
   async addMember(groupId: string, userId: string, role: GroupRole): Promise<void> {
     await this.groups.insertMembership(groupId, userId, role);
     await this.users.setDefaultGroupIfNone(userId, groupId);
+    await this.changes.publish(groupId, 'user.mutation');
   }
 
   async isMember(groupId: string, userId: string): Promise<boolean> {
@@ -111,7 +114,9 @@ export class GroupsService {
       group.currency = currency;
     }
     if (dto.name !== undefined) group.name = dto.name;
-    return toGroupDto(await this.groups.save(group));
+    const saved = await this.groups.save(group);
+    await this.changes.publish(user.groupId, 'user.mutation');
+    return toGroupDto(saved);
   }
 
   /**
@@ -120,6 +125,7 @@ export class GroupsService {
    */
   async remove(user: AuthUser): Promise<void> {
     const keys = await this.deleteGroup(user);
+    await this.changes.publish(user.groupId, 'user.mutation');
     await this.storedFiles.releaseUnused(keys);
   }
 
@@ -139,6 +145,7 @@ export class GroupsService {
     if (members <= 1) throw new BadRequestException('cannot remove the last member of a group');
     await this.groups.deleteMembership(membership.id);
     await this.repairDefaultGroup(memberId);
+    await this.changes.publish(user.groupId, 'user.mutation');
   }
 
   @Transactional()
@@ -151,6 +158,7 @@ export class GroupsService {
     }
     membership.role = role;
     await this.groups.saveMembership(membership);
+    await this.changes.publish(user.groupId, 'user.mutation');
     const [member] = await this.toMembers([membership]);
     return member;
   }
@@ -167,6 +175,7 @@ export class GroupsService {
       if (current?.role === 'owner' && owners <= 1) return;
     }
     await this.groups.setRole(groupId, userId, role);
+    await this.changes.publish(groupId, 'user.mutation');
   }
 
   /**

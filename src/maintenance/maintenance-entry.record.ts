@@ -5,6 +5,8 @@ import { EntityRecord } from '../entities/entity.record.js';
 /** Scheduled or completed work on an entity. */
 @Entity('maintenance_entries')
 @Index(['entityId', 'scheduledDate'])
+// Partial, made by the CreateReminderRuns migration; the schema builder leaves it be.
+@Index('maintenance_entries_due_idx', { synchronize: false })
 export class MaintenanceEntryRecord extends TimestampedRecord {
   @Column('uuid')
   entityId: string;

@@ -4,10 +4,22 @@ import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
 import { OwnedRepository } from '../database/owned.js';
 import type { MaintenanceStatus } from './dto/list-maintenance.query.dto.js';
-import { COPY_ENTRIES } from './maintenance-entry.sql.js';
+import { COPY_ENTRIES, DELETE_ALL_OF_GROUP, DUE_ENTRIES } from './maintenance-entry.sql.js';
 import { MaintenanceEntryRecord } from './maintenance-entry.record.js';
+import type { BackupMaintenanceEntryRow } from '../collection-backups/backup-format.js';
+import {
+  BACKUP_MAINTENANCE_ENTRIES,
+  RESTORE_MAINTENANCE_ENTRIES,
+} from './maintenance-entry-backup.sql.js';
 
 type EntryQuery = SelectQueryBuilder<MaintenanceEntryRecord>;
+
+/** An entry due on a day, with its entity's group and name. */
+export interface DueMaintenanceEntry {
+  groupId: string;
+  entityName: string;
+  entryName: string;
+}
 
 export type MaintenanceEntryValues = Pick<
   MaintenanceEntryRecord,
@@ -23,6 +35,11 @@ const throughEntity = (query: EntryQuery, alias: string, groupId: string): Entry
 export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntryRecord> {
   constructor(db: Database) {
     super(db, MaintenanceEntryRecord, 'maintenance entry', throughEntity);
+  }
+
+  /** Entries scheduled on `day` (`YYYY-MM-DD`) and not completed, in every group. */
+  findDueOn(day: string): Promise<DueMaintenanceEntry[]> {
+    return this.db.query<DueMaintenanceEntry>(DUE_ENTRIES, [day]);
   }
 
   /**
@@ -92,6 +109,12 @@ export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntry
     await this.db.repository(MaintenanceEntryRecord).delete({ id });
   }
 
+  /** Deletes the entries of all the group's entities; how many. */
+  async deleteAllOfGroup(groupId: string): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(DELETE_ALL_OF_GROUP, [groupId]);
+    return row.count;
+  }
+
   async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
     await this.db.query(COPY_ENTRIES, [fromEntityId, toEntityId]);
   }
@@ -103,5 +126,23 @@ export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntry
   /** Name order, the same on every server, for entries the sort keys do not tell apart. */
   private tieBreak(query: EntryQuery): EntryQuery {
     return query.addOrderBy(nameOrder('m'), 'ASC');
+  }
+
+  /** A page of the entries of the group's entities as backup rows, by id after `afterId`. */
+  backupPage(
+    groupId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<BackupMaintenanceEntryRow[]> {
+    return this.db.rows<BackupMaintenanceEntryRow>(BACKUP_MAINTENANCE_ENTRIES, [
+      groupId,
+      afterId,
+      limit,
+    ]);
+  }
+
+  /** Inserts backup rows, ids remapped with `idKey`. */
+  async restore(groupId: string, idKey: string, rows: BackupMaintenanceEntryRow[]): Promise<void> {
+    await this.db.rows(RESTORE_MAINTENANCE_ENTRIES, [JSON.stringify(rows), idKey, groupId]);
   }
 }

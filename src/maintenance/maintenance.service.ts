@@ -15,10 +15,13 @@ import type {
 import type { UpdateMaintenanceEntryDto } from './dto/update-maintenance-entry.dto.js';
 import {
   MaintenanceEntryRepository,
+  type DueMaintenanceEntry,
   type MaintenanceEntryValues,
 } from './maintenance-entry.repository.js';
+export type { DueMaintenanceEntry } from './maintenance-entry.repository.js';
 import { toMaintenanceEntry, toMaintenanceEntryWithDetails } from './maintenance-entry.mapper.js';
 import type { MaintenanceEntryRecord } from './maintenance-entry.record.js';
+import type { BackupMaintenanceEntryRow } from '../collection-backups/backup-format.js';
 
 /** Today's date in UTC as `YYYY-MM-DD`: what "in the future" is measured against. */
 const today = (): string => new Date().toISOString().slice(0, 10);
@@ -33,6 +36,11 @@ export class MaintenanceService {
     private readonly entries: MaintenanceEntryRepository,
     private readonly entities: EntitiesService,
   ) {}
+
+  /** Entries of every group scheduled on `day` (`YYYY-MM-DD`) and not completed, by group. */
+  dueOn(day: string): Promise<DueMaintenanceEntry[]> {
+    return this.entries.findDueOn(day);
+  }
 
   /**
    * The entries of one entity of the group (404 for any other entity). scheduled: no completion
@@ -102,9 +110,28 @@ export class MaintenanceService {
     return this.entries.findOfEntity(entityId);
   }
 
+  /** Deletes the entries of every entity of the group, in the caller's unit of work; how many. */
+  async removeAllOfGroup(groupId: string): Promise<number> {
+    return this.entries.deleteAllOfGroup(groupId);
+  }
+
   /** Copies every entry of one entity to another (a duplicate of it). */
   async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
     await this.entries.copyAll(fromEntityId, toEntityId);
+  }
+
+  /** Collection backup: a page of the entries of the group's entities. */
+  backupPage(
+    groupId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<BackupMaintenanceEntryRow[]> {
+    return this.entries.backupPage(groupId, afterId, limit);
+  }
+
+  /** Collection restore, in the caller's unit of work. */
+  restoreBackup(groupId: string, idKey: string, rows: BackupMaintenanceEntryRow[]): Promise<void> {
+    return this.entries.restore(groupId, idKey, rows);
   }
 }
 

@@ -185,28 +185,51 @@ export class OutboundHttpService {
     }
   }
 
+  /**
+   * The address to connect to for `host` under the same rules as `fetch`, for protocols other
+   * than HTTP (such as SMTP): connect to exactly this address. OutboundRequestRefused when the
+   * host or any address it resolves to is not allowed, OutboundConnectionFailed when it does
+   * not resolve; `origin` names the target in those errors.
+   */
+  async resolveAllowed(host: string, origin: string, timeoutMs: number): Promise<LookupAddress> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      return await this.resolveHost(host.replace(/^\[(.*)\]$/, '$1'), origin, signal);
+    } catch (error) {
+      if (error instanceof OutboundError) throw error;
+      throw new OutboundTimeout(origin, timeoutMs);
+    }
+  }
+
   /** The one address to connect to, after every address of the host passed the rules. */
-  private async resolveChecked(target: URL, signal: AbortSignal): Promise<LookupAddress> {
-    const host = bareHost(target);
+  private resolveChecked(target: URL, signal: AbortSignal): Promise<LookupAddress> {
+    return this.resolveHost(bareHost(target), target.origin, signal);
+  }
+
+  private async resolveHost(
+    host: string,
+    origin: string,
+    signal: AbortSignal,
+  ): Promise<LookupAddress> {
     const named = this.policy.checkHostName(host);
-    if (!named.allowed) throw new OutboundRequestRefused(target.origin, named.reason);
+    if (!named.allowed) throw new OutboundRequestRefused(origin, named.reason);
     const family = isIP(host);
     const addresses =
       family !== 0
         ? [{ address: host, family }]
         : await untilAborted(this.resolver(host), signal).catch((error: unknown) => {
             if (signal.aborted) throw error;
-            throw new OutboundConnectionFailed(target.origin, error);
+            throw new OutboundConnectionFailed(origin, error);
           });
     if (addresses.length === 0) {
-      throw new OutboundConnectionFailed(target.origin, new Error(`${host} has no address`));
+      throw new OutboundConnectionFailed(origin, new Error(`${host} has no address`));
     }
     // Every address must pass: a host that also resolves somewhere private is refused outright.
     for (const { address } of addresses) {
       const verdict = this.policy.checkAddress(address);
       if (!verdict.allowed) {
         const via = family !== 0 ? '' : ` (${host} resolves to it)`;
-        throw new OutboundRequestRefused(target.origin, verdict.reason + via);
+        throw new OutboundRequestRefused(origin, verdict.reason + via);
       }
     }
     return addresses[0];

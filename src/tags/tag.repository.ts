@@ -3,8 +3,10 @@ import { In } from 'typeorm';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
 import { OwnedRepository } from '../database/owned.js';
-import { PLACEMENT, WITH_DESCENDANTS } from './tag.sql.js';
+import { DELETE_ALL_OF_GROUP, PLACEMENT, WITH_DESCENDANTS } from './tag.sql.js';
 import { TagRecord } from './tag.record.js';
+import type { BackupTagRow } from '../collection-backups/backup-format.js';
+import { BACKUP_TAGS, COUNT_TAGS, RESTORE_TAG_PARENTS, RESTORE_TAGS } from './tag-backup.sql.js';
 
 /** Where a tag would sit under a parent (see `PLACEMENT`). */
 export interface TagPlacement {
@@ -80,6 +82,21 @@ export class TagRepository extends OwnedRepository<TagRecord> {
     await this.db.repository(TagRecord).insert(names.map((name) => ({ groupId, name })));
   }
 
+  /** The group's tags with these names (at any level), oldest first. */
+  findByNames(groupId: string, names: string[]): Promise<TagRecord[]> {
+    return this.db
+      .repository(TagRecord)
+      .find({ where: { groupId, name: In(names) }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Adds top-level tags of these names to the group; their ids, in the same order. */
+  async insertNamedReturning(groupId: string, names: string[]): Promise<string[]> {
+    const result = await this.db
+      .repository(TagRecord)
+      .insert(names.map((name) => ({ groupId, name })));
+    return result.identifiers.map((identifier) => identifier.id as string);
+  }
+
   save(record: TagRecord): Promise<TagRecord> {
     return this.db.repository(TagRecord).save(record);
   }
@@ -91,7 +108,38 @@ export class TagRepository extends OwnedRepository<TagRecord> {
     await tags.delete({ id, groupId });
   }
 
+  /** Deletes every tag of the group; how many. */
+  async deleteAllOfGroup(groupId: string): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(DELETE_ALL_OF_GROUP, [groupId]);
+    return row.count;
+  }
+
   private ordered() {
     return this.db.repository(TagRecord).createQueryBuilder('t').orderBy(nameOrder('t'));
+  }
+
+  /** A page of the group's tags as backup rows, by id after `afterId`. */
+  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTagRow[]> {
+    return this.db.rows<BackupTagRow>(BACKUP_TAGS, [groupId, afterId, limit]);
+  }
+
+  /** Inserts backup rows into the group, ids remapped with `idKey`, without parents. */
+  async restore(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
+    await this.db.rows(RESTORE_TAGS, [JSON.stringify(rows), idKey, groupId]);
+  }
+
+  /** Sets the parents of restored rows. */
+  async restoreParents(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
+    const links = rows
+      .filter((row) => row.parent_id !== null && row.parent_id !== undefined)
+      .map((row) => ({ id: row.id, parent_id: row.parent_id }));
+    if (links.length > 0) {
+      await this.db.rows(RESTORE_TAG_PARENTS, [JSON.stringify(links), idKey, groupId]);
+    }
+  }
+
+  async countOfGroup(groupId: string): Promise<number> {
+    const [row] = await this.db.rows<{ n: number }>(COUNT_TAGS, [groupId]);
+    return row.n;
   }
 }

@@ -20,3 +20,9 @@ export const WITH_DESCENDANTS = `WITH RECURSIVE
   given AS (SELECT id FROM tags WHERE group_id = $1 AND id = ANY($2::uuid[])),
   ${descendants('tree', 'tags', 'given', '$1')}
   SELECT DISTINCT id FROM tree ORDER BY id`;
+
+/** Deletes every tag of group `$1` (they leave their entities too); how many it deleted. */
+export const DELETE_ALL_OF_GROUP = `WITH deleted AS (
+    DELETE FROM tags WHERE group_id = $1 RETURNING 1
+  )
+  SELECT count(*)::int AS count FROM deleted`;

@@ -10,6 +10,8 @@ import type { UpdateTagDto } from './dto/update-tag.dto.js';
 import { toTagOut, toTagSummary } from './tag.mapper.js';
 import type { TagRecord } from './tag.record.js';
 import { TagRepository } from './tag.repository.js';
+import { ChangeEvents } from '../events/change-events.service.js';
+import type { BackupTagRow } from '../collection-backups/backup-format.js';
 
 /** How many levels a tag tree may have, roots counting as the first. */
 export const MAX_TAG_DEPTH = 5;
@@ -28,7 +30,10 @@ const STARTER_TAGS = ['Appliances', 'IOT', 'Electronics', 'Servers', 'General', 
  */
 @Injectable()
 export class TagsService {
-  constructor(private readonly tags: TagRepository) {}
+  constructor(
+    private readonly tags: TagRepository,
+    private readonly changes: ChangeEvents,
+  ) {}
 
   /** Every tag of the group, by name. */
   async list(user: AuthUser): Promise<TagSummaryDto[]> {
@@ -47,6 +52,7 @@ export class TagsService {
       await this.checkPlacement(user.groupId, null, parentId);
     }
     const record = await this.tags.insert({ groupId: user.groupId, parentId, ...textsOf(dto) });
+    await this.changes.publish(user.groupId, 'tag.mutation');
     return this.toOut(record);
   }
 
@@ -58,7 +64,9 @@ export class TagsService {
     const parentId = parentIdOf(dto);
     if (parentId) await this.checkPlacement(user.groupId, id, parentId);
     Object.assign(record, { parentId, ...textsOf(dto) });
-    return this.toOut(await this.tags.save(record));
+    const saved = await this.tags.save(record);
+    await this.changes.publish(user.groupId, 'tag.mutation');
+    return this.toOut(saved);
   }
 
   /** Deletes a tag: its children become roots and it leaves every entity. */
@@ -67,6 +75,18 @@ export class TagsService {
     await this.tags.lockGroup(user.groupId);
     await this.tags.findOwned(user.groupId, id);
     await this.tags.delete(user.groupId, id);
+    await this.changes.publish(user.groupId, 'tag.mutation');
+  }
+
+  /**
+   * Deletes every tag of the group, in the caller's unit of work (announced when it commits);
+   * how many.
+   */
+  async removeAllOfGroup(groupId: string): Promise<number> {
+    await this.tags.lockGroup(groupId);
+    const deleted = await this.tags.deleteAllOfGroup(groupId);
+    if (deleted > 0) await this.changes.publish(groupId, 'tag.mutation');
+    return deleted;
   }
 
   /** A tag of the caller's group, or 404 `tag <id> not found`. */
@@ -107,6 +127,26 @@ export class TagsService {
     return this.tags.withDescendants(user.groupId, roots);
   }
 
+  /**
+   * The ids of the group's tags by name: a name matches a tag of that exact name at any level
+   * (the oldest, should several share it); names no tag has become new top-level tags. Runs in
+   * the caller's unit of work.
+   */
+  async resolveNames(groupId: string, names: string[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    if (names.length === 0) return ids;
+    for (const tag of await this.tags.findByNames(groupId, names)) {
+      if (!ids.has(tag.name)) ids.set(tag.name, tag.id);
+    }
+    const missing = names.filter((name) => !ids.has(name));
+    if (missing.length > 0) {
+      const created = await this.tags.insertNamedReturning(groupId, missing);
+      missing.forEach((name, index) => ids.set(name, created[index]));
+      await this.changes.publish(groupId, 'tag.mutation');
+    }
+    return ids;
+  }
+
   /** The starter tags of a new collection. */
   async seed(groupId: string): Promise<void> {
     await this.tags.insertNamed(groupId, STARTER_TAGS);
@@ -138,6 +178,30 @@ export class TagsService {
     if (placement.parentDepth + placement.height > MAX_TAG_DEPTH) {
       throw ValidationFailedException.forField('parentId', TAG_DEPTH_MESSAGE);
     }
+  }
+
+  /** Collection backup: a page of the group's tags, by id after `afterId`. */
+  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTagRow[]> {
+    return this.tags.backupPage(groupId, afterId, limit);
+  }
+
+  /** Collection restore, in the caller's unit of work: inserts the rows without parents. */
+  restoreBackup(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
+    return this.tags.restore(groupId, idKey, rows);
+  }
+
+  /** Collection restore: sets the parents, once every tag is in. */
+  restoreBackupParents(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
+    return this.tags.restoreParents(groupId, idKey, rows);
+  }
+
+  /** Collection restore: removes the group's tags (its seed). */
+  async deleteAllOfGroup(groupId: string): Promise<void> {
+    await this.tags.deleteAllOfGroup(groupId);
+  }
+
+  countOfGroup(groupId: string): Promise<number> {
+    return this.tags.countOfGroup(groupId);
   }
 }
 

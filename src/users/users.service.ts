@@ -23,6 +23,7 @@ import type { ChangePasswordDto, UpdateSelfDto, UserDto } from './dto/user.dto.j
 import { toUserDto } from './user.mapper.js';
 import type { UserRecord } from './user.record.js';
 import { UserRepository, type UserSummary } from './user.repository.js';
+import { ChangeEvents } from '../events/change-events.service.js';
 
 /** The client settings object: at most 64 KiB as JSON, nesting at most 16 levels. */
 export const SETTINGS_MAX_BYTES = 64 * 1024;
@@ -54,6 +55,7 @@ export class UsersService {
     @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
     private readonly invitations: GroupInvitationsService,
     private readonly config: ConfigService<TroveConfig, true>,
+    private readonly changes: ChangeEvents,
   ) {}
 
   private get options(): TroveConfig['options'] {
@@ -148,12 +150,16 @@ export class UsersService {
       user.email = email;
     }
     await this.users.save(user);
-    return toUserDto(user, await this.groupIdsOf(caller.id));
+    const groupIds = await this.groupIdsOf(caller.id);
+    await this.announce(groupIds);
+    return toUserDto(user, groupIds);
   }
 
   async deleteSelf(caller: AuthIdentity): Promise<void> {
     if (this.options.demo) throw new ForbiddenException('not allowed in demo mode');
+    const groupIds = await this.groupIdsOf(caller.id);
     await this.users.delete(caller.id);
+    await this.announce(groupIds);
   }
 
   async getSettings(caller: AuthIdentity): Promise<Record<string, unknown> | null> {
@@ -178,6 +184,7 @@ export class UsersService {
     }
     const value = settings as Record<string, unknown>;
     await this.users.setSettings(caller.id, value);
+    await this.announce(await this.groupIdsOf(caller.id));
     return value;
   }
 
@@ -195,6 +202,19 @@ export class UsersService {
     await this.users.setPasswordHash(user.id, passwordHash);
     const keep = caller.credential.kind === 'session' ? [caller.credential.tokenId] : [];
     await this.sessions.revokeAllForUser(user.id, keep);
+  }
+
+  /** Stores a new password hash for the user (sessions are the caller's to revoke). */
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.users.setPasswordHash(userId, passwordHash);
+  }
+
+  /**
+   * `user.mutation` to each group of the user: their sockets follow one group each, and the
+   * other members see the user's name and e-mail address.
+   */
+  private async announce(groupIds: string[]): Promise<void> {
+    for (const groupId of groupIds) await this.changes.publish(groupId, 'user.mutation');
   }
 
   private async findOrFail(id: string): Promise<UserRecord> {

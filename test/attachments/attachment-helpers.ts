@@ -84,7 +84,7 @@ export const attachmentUrl = (entityId: string, attachmentId: string): string =>
   `${attachmentsUrl(entityId)}/${attachmentId}`;
 
 export async function getEntity(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   session: Session,
   id: string,
 ): Promise<EntityWithAttachments> {
@@ -104,7 +104,7 @@ export interface UploadInput {
 
 /** POST multipart as `session`; the response as it comes. */
 export function upload(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   session: Session,
   entityId: string,
   input: UploadInput,
@@ -121,7 +121,7 @@ export function upload(
 
 /** Uploads and expects 201; the new attachment (the last one of that title) and the entity. */
 export async function uploadOk(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   session: Session,
   entityId: string,
   input: UploadInput & { name: string },
@@ -144,7 +144,7 @@ const titleOf = (name: string): string => name.split(/[/\\]/).at(-1)!;
  * may have read the entity's `thumbnailId` just before it was committed.
  */
 export async function waitForThumbnail(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   session: Session,
   entityId: string,
   attachmentId: string,

@@ -1,11 +1,20 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
 import { ExpiredCredentialsPurgeService } from '../../src/auth/expired-credentials-purge.service.js';
 import { signUp } from '../support/factories.js';
 
 describe('purge of expired credentials', () => {
   const app = useTestApp();
-  beforeAll(async () => {});
+
+  it('runs hourly as a scheduled job of the queue', async () => {
+    const schedules = await app.trove.query<{ name: string; cron: string }>(
+      `SELECT name, cron FROM pgboss.schedule WHERE name IN ('credentials.purge', 'idempotency-keys.purge') ORDER BY name`,
+    );
+    expect(schedules).toEqual([
+      { name: 'credentials.purge', cron: '7 * * * *' },
+      { name: 'idempotency-keys.purge', cron: '37 * * * *' },
+    ]);
+  });
 
   it('deletes expired sessions and dead invitations, and keeps live ones', async () => {
     const expired = await signUp(app.trove);
@@ -29,7 +38,7 @@ describe('purge of expired credentials', () => {
     ]);
 
     const counts = await app.trove.app.get(ExpiredCredentialsPurgeService).purge();
-    expect(counts).toEqual({ tokens: 2, attempts: 0, invitations: 1 });
+    expect(counts).toEqual({ tokens: 2, attempts: 0, invitations: 1, passwordResets: 0 });
     await app.trove.http
       .get('/api/v1/users/self')
       .set('Authorization', live.authorization)

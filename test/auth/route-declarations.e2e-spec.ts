@@ -25,8 +25,10 @@ describe('route declarations', () => {
       'GET /api/v1/status',
       'GET /api/v1/users/login/oidc',
       'GET /api/v1/users/login/oidc/callback',
+      'POST /api/v1/users/forgot-password',
       'POST /api/v1/users/login',
       'POST /api/v1/users/register',
+      'POST /api/v1/users/reset-password',
     ];
     expect(publicRoutes.every((route) => allowed.includes(route))).toBe(true);
     expect(publicRoutes).toEqual(

@@ -41,6 +41,7 @@ describe('migrations', () => {
       'entity_tags',
       'entity_templates',
       'entity_types',
+      'group_exports',
       'group_invitation_tokens',
       'group_memberships',
       'groups',
@@ -49,10 +50,13 @@ describe('migrations', () => {
       'maintenance_entries',
       'migrations',
       'notifiers',
+      'password_resets',
+      'reminder_runs',
       'server_secrets',
       'tags',
       'template_fields',
       'users',
+      'warranty_announcements',
     ]);
 
     const pending = await dataSource.driver.createSchemaBuilder().log();

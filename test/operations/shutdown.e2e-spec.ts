@@ -7,6 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { CLOSE_GOING_AWAY } from '../../src/events/change-feed.gateway.js';
+import { openFeed } from '../events/feed.js';
 import {
   startTroveProcess,
   type ProcessExit,
@@ -179,6 +181,9 @@ describe('shutdown under keep-alive load', () => {
     };
     const clients = Array.from({ length: CLIENTS }, (_, index) => client(index));
 
+    // An open change-feed socket does not hold the shutdown up: it is closed with 1001.
+    const feed = await openFeed(trove.baseUrl, { headers: { Authorization: authorization } });
+
     await sleep(WARM_UP_MS);
     const signalAt = trove.signal('SIGTERM');
     signalled.at = signalAt;
@@ -206,6 +211,7 @@ describe('shutdown under keep-alive load', () => {
 
     expect(exited).toEqual({ code: 0, signal: null, at: expect.any(Number) });
     expect(shutdownMs).toBeLessThan(2000);
+    expect((await feed.closed).code).toBe(CLOSE_GOING_AWAY);
     expect(failed.map((sent) => sent.error)).toEqual([]);
     expect(inFlightAtSignal.length).toBeGreaterThan(0);
     expect(beforeSignal.every((sent) => sent.answer!.status < 500)).toBe(true);

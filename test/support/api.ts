@@ -8,7 +8,7 @@ export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** A request as `session`, optionally in the group `tenant` (`X-Tenant`). */
 export function as(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   session: Session,
   method: Method | 'head',
   path: string,
@@ -28,7 +28,7 @@ export interface EntityBody {
 
 /** Creates an entity through the API (a name, or a whole body) and returns its summary view. */
 export async function createEntity<T extends { id: string } = EntityBody>(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   session: Session,
   body: string | Record<string, unknown> = 'Camera',
 ): Promise<T> {

@@ -22,7 +22,7 @@ export const uniqueEmail = (prefix = 'user'): string =>
 
 /** Signs in through the API and returns the session. */
 export async function signIn(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   email: string,
   password: string,
 ): Promise<Omit<Session, 'groupId' | 'id' | 'name'>> {
@@ -43,7 +43,7 @@ export async function signIn(
 
 /** Registers a new user (with their own group, or through an invitation) and signs them in. */
 export async function signUp(
-  trove: TestApp,
+  trove: Pick<TestApp, 'http'>,
   options: { name?: string; email?: string; password?: string; invitation?: string } = {},
 ): Promise<Session> {
   const name = options.name ?? 'Test User';

@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { runMigrations } from '../../src/database/migrate.js';
+import { installJobQueue } from '../../src/jobs/job-queue-schema.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,6 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }).initialize();
   await runMigrations(dataSource);
   await dataSource.destroy();
+  await installJobQueue(databaseUrl(serverUrl, template));
 
   project.provide('databaseAdminUrl', serverUrl);
   project.provide('templateDatabase', template);

@@ -28,6 +28,18 @@ export interface LogLine {
 /** pino's numeric levels. */
 export const LOG_LEVEL = { info: 30, warn: 40, error: 50, fatal: 60 } as const;
 
+/** The warning logged when an outage is first seen. */
+export const outageWarnings = (lines: LogLine[]): LogLine[] =>
+  lines.filter(
+    (line) => line.level === LOG_LEVEL.warn && line.msg.startsWith('database unavailable'),
+  );
+
+/** The line logged when the database answers again after an outage. */
+export const recoveries = (lines: LogLine[]): LogLine[] =>
+  lines.filter(
+    (line) => line.level === LOG_LEVEL.info && line.msg.startsWith('database reachable again'),
+  );
+
 /** A Trove whose PostgreSQL server belongs to this test alone, so the test may take it away. */
 export interface OwnServerApp extends TestApp {
   /** The app's logger. */

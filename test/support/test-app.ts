@@ -22,17 +22,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What a test app may share with other instances of Trove instead of owning it. */
+export interface SharedResources {
+  /** A database the caller created (and drops): several instances on one database. */
+  database?: TestDatabase;
+  /** A data directory the caller created (and removes): the stored files those instances share. */
+  dataDir?: string;
+}
+
 /**
  * Boots the real application (the same `createApp` as `main.ts`) on a random port, with a
  * fresh database that the app migrates at start-up. `env` overrides configuration variables.
+ * With `shared`, it runs on the caller's database and data directory, and `close` leaves them.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'trove-test-'));
+export async function createTestApp(
+  env: Record<string, string> = {},
+  shared: SharedResources = {},
+): Promise<TestApp> {
+  const database = shared.database ?? (await createTestDatabase());
+  const dataDir = shared.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'trove-test-')));
   const config = loadConfig({
     TROVE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     TROVE_DATA_DIR: dataDir,
     TROVE_DATABASE_POOL_SIZE: '4',
+    TROVE_JOBS_POLL_INTERVAL: '1',
     // Tests never reach real barcode providers; the ones that need providers start stand-ins.
     TROVE_BARCODE_UPCITEMDB_URL: '',
     TROVE_BARCODE_OPENFOODFACTS_URL: '',
@@ -59,8 +72,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
     close: async () => {
       await app.close();
-      await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!shared.database) await database.drop();
+      if (!shared.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

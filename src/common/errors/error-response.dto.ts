@@ -21,3 +21,34 @@ export class ValidationErrorResponseDto {
   })
   fields: Record<string, string>;
 }
+
+/** One thing wrong in an uploaded file. */
+export class FileProblemDto {
+  @ApiProperty({ example: 3, description: 'Line of the file, from 1' })
+  line: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'HB.purchase_date',
+    description: 'The column header as written; null for the whole line or file',
+  })
+  column: string | null;
+
+  @ApiProperty({
+    example: '"31/02/2026" is not a date (YYYY-MM-DD, MM/DD/YYYY, YYYY/MM/DD or RFC 3339)',
+  })
+  reason: string;
+}
+
+/** A 422 for an uploaded file: every problem found, each with its line, column and reason. */
+export class FileProblemsResponseDto extends ValidationErrorResponseDto {
+  @ApiProperty({
+    type: [FileProblemDto],
+    description: 'The first problems found, in the order of the file (at most 100)',
+  })
+  problems: FileProblemDto[];
+
+  @ApiProperty({ example: 1, description: 'How many problems were found in all' })
+  problemCount: number;
+}

@@ -9,10 +9,15 @@ import {
 import type { Request, Response } from 'express';
 import { databaseOutage } from '../../database/database-availability.js';
 import { mapDatabaseError } from '../../database/database-errors.js';
-import type { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
+import type {
+  ErrorResponseDto,
+  FileProblemsResponseDto,
+  ValidationErrorResponseDto,
+} from './error-response.dto.js';
+import { FileProblemsException } from './file-problems.exception.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
-type ErrorBody = ErrorResponseDto | ValidationErrorResponseDto;
+type ErrorBody = ErrorResponseDto | ValidationErrorResponseDto | FileProblemsResponseDto;
 
 interface MappedError {
   status: number;
@@ -34,7 +39,7 @@ const isBodyParserError = (error: unknown): error is BodyParserError =>
   typeof (error as Partial<BodyParserError>).status === 'number';
 
 /**
- * Writes every error as `{"error": "..."}` (plus `fields` on 422). Client mistakes keep their
+ * Writes every error as `{"error": "..."}` (plus `fields` on 422, and `problems` for a file). Client mistakes keep their
  * 4xx; PostgreSQL errors, whichever path issued them, go through `mapDatabaseError`; anything
  * else is a 500 that is logged with its stack and answered with only a request id.
  */
@@ -57,6 +62,17 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private map(exception: unknown, request: Request): MappedError {
+    if (exception instanceof FileProblemsException) {
+      return {
+        status: HttpStatus.UNPROCESSABLE_ENTITY,
+        body: {
+          error: exception.message,
+          fields: exception.fields,
+          problems: exception.problems,
+          problemCount: exception.problemCount,
+        },
+      };
+    }
     if (exception instanceof ValidationFailedException) {
       return {
         status: HttpStatus.UNPROCESSABLE_ENTITY,

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../../jobs/job-queue.js';
 import { IdempotencyKeyRepository } from './idempotency-key.repository.js';
 
-const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** The hourly purge of expired keys, a scheduled job (once across instances). */
+export const IDEMPOTENCY_PURGE_JOB = 'idempotency-keys.purge';
 
 /** A key this request now holds; complete or release it. */
 export interface Reservation {
@@ -25,22 +22,27 @@ export type Claim =
 /**
  * The `Idempotency-Key`s of creating requests, kept in PostgreSQL so that every instance agrees.
  * A key is reserved before its request runs, completed with the response, or released when the
- * request fails; expired keys are purged once an hour (and taken over when used again).
+ * request fails; expired keys are purged once an hour by a scheduled job (and taken over when
+ * used again).
  */
 @Injectable()
-export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestroy {
+export class IdempotencyService implements OnModuleInit {
   private readonly logger = new Logger('Idempotency');
-  private timer?: NodeJS.Timeout;
 
-  constructor(private readonly keys: IdempotencyKeyRepository) {}
+  constructor(
+    private readonly keys: IdempotencyKeyRepository,
+    private readonly jobs: JobQueue,
+  ) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  onModuleInit(): void {
+    this.jobs.register({
+      name: IDEMPOTENCY_PURGE_JOB,
+      retryLimit: 2,
+      schedule: { cron: '37 * * * *', data: {} },
+      handle: async () => {
+        await this.purge();
+      },
+    });
   }
 
   /** Reserves the key for a request with this fingerprint, or says why it cannot run. */
@@ -79,12 +81,7 @@ export class IdempotencyService implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** Deletes keys older than 24 hours; returns how many went. */
-  async purge(): Promise<number> {
-    try {
-      return await this.keys.purgeExpired();
-    } catch (error) {
-      this.logger.warn(`purge of idempotency keys failed: ${(error as Error).message}`);
-      return 0;
-    }
+  purge(): Promise<number> {
+    return this.keys.purgeExpired();
   }
 }

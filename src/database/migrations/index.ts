@@ -9,6 +9,10 @@ import { CoverEntityParentIndex1795219560000 } from './1795219560000-CoverEntity
 import { WidenFieldNumbersAddFieldPositions1795219620000 } from './1795219620000-WidenFieldNumbersAddFieldPositions.js';
 import { CreateIdempotencyKeys1795219680000 } from './1795219680000-CreateIdempotencyKeys.js';
 import { IndexEntityNameOrder1795219740000 } from './1795219740000-IndexEntityNameOrder.js';
+import { EncryptNotifierUrls1795219800000 } from './1795219800000-EncryptNotifierUrls.js';
+import { CreatePasswordResets1795219860000 } from './1795219860000-CreatePasswordResets.js';
+import { CreateReminderRuns1795219920000 } from './1795219920000-CreateReminderRuns.js';
+import { CreateGroupExports1795220100000 } from './1795220100000-CreateGroupExports.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -22,4 +26,8 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   WidenFieldNumbersAddFieldPositions1795219620000,
   CreateIdempotencyKeys1795219680000,
   IndexEntityNameOrder1795219740000,
+  EncryptNotifierUrls1795219800000,
+  CreatePasswordResets1795219860000,
+  CreateReminderRuns1795219920000,
+  CreateGroupExports1795220100000,
 ];

@@ -1,0 +1,54 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Database } from '../database/database.js';
+import { DatabaseNotifications } from '../database/database-notifications.js';
+import {
+  CHANGES_CHANNEL,
+  decodeChangeNotice,
+  encodeChangeNotice,
+  type ChangeEvent,
+  type ChangeNotice,
+} from './change-event.js';
+
+/**
+ * Announces that a group's data changed, to the change-feed sockets of every instance. A
+ * notice is a PostgreSQL NOTIFY sent in the caller's unit of work: it is delivered when that
+ * work commits and dropped when it rolls back, and the same notice sent twice in one
+ * transaction is delivered once. Outside a unit of work it is sent at once.
+ */
+@Injectable()
+export class ChangeEvents {
+  private readonly logger = new Logger('ChangeEvents');
+
+  constructor(
+    private readonly db: Database,
+    private readonly notifications: DatabaseNotifications,
+  ) {}
+
+  async publish(groupId: string, event: ChangeEvent): Promise<void> {
+    const send = this.db.query('SELECT pg_notify($1, $2)', [
+      CHANGES_CHANNEL,
+      encodeChangeNotice({ groupId, event }),
+    ]);
+    if (this.db.inTransaction) {
+      await send;
+      return;
+    }
+    // The change is already committed: a notice that cannot be sent must not fail the request.
+    await send.catch((error: unknown) =>
+      this.logger.warn(`change notice ${event} not sent: ${String(error)}`),
+    );
+  }
+
+  /** Calls `listener` for every committed notice, from any instance. */
+  subscribe(listener: (notice: ChangeNotice) => void): void {
+    this.notifications.listen(CHANGES_CHANNEL, (payload) => {
+      const notice = decodeChangeNotice(payload);
+      if (notice) listener(notice);
+    });
+  }
+
+  /** Resolves once this instance receives notices. */
+  listening(): Promise<void> {
+    return this.notifications.ready();
+  }
+}

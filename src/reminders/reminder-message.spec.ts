@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, dayIn, reminderMessage } from './reminder-message.js';
+
+describe('reminder days', () => {
+  it('takes the calendar day of the time zone', () => {
+    const instant = new Date('2026-11-22T23:30:00Z');
+    expect(dayIn('UTC', instant)).toBe('2026-11-22');
+    expect(dayIn('Asia/Kolkata', instant)).toBe('2026-11-23');
+    expect(dayIn('America/Los_Angeles', instant)).toBe('2026-11-22');
+    expect(dayIn('Pacific/Kiritimati', new Date('2026-12-31T10:00:00Z'))).toBe('2027-01-01');
+  });
+
+  it('adds days across months, years and leap days', () => {
+    expect(addDays('2026-11-22', 30)).toBe('2026-12-22');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
+
+describe('reminderMessage', () => {
+  it('lists the due maintenance, then the ending warranties', () => {
+    const message = reminderMessage(
+      "Ada's Home",
+      '2026-11-22',
+      [
+        { entityName: 'Boiler', entryName: 'Annual service' },
+        { entityName: 'Car', entryName: 'Tyres' },
+      ],
+      [
+        { name: 'Kettle', warrantyExpires: '2026-11-22' },
+        { name: 'Laptop', warrantyExpires: '2026-12-01' },
+      ],
+      30,
+    );
+    expect(message).toEqual({
+      title: "Ada's Home: reminders for 2026-11-22",
+      body: [
+        'Maintenance scheduled today:',
+        '- Boiler: Annual service',
+        '- Car: Tyres',
+        '',
+        'Warranties ending within 30 days:',
+        '- Kettle: today',
+        '- Laptop: 2026-12-01',
+      ].join('\n'),
+    });
+  });
+
+  it('leaves out an empty section', () => {
+    expect(
+      reminderMessage(
+        'Home',
+        '2026-11-22',
+        [],
+        [{ name: 'Drill', warrantyExpires: '2026-11-30' }],
+        14,
+      ).body,
+    ).toBe('Warranties ending within 14 days:\n- Drill: 2026-11-30');
+    expect(
+      reminderMessage('Home', '2026-11-22', [{ entityName: 'Bike', entryName: 'Chain' }], [], 14)
+        .body,
+    ).toBe('Maintenance scheduled today:\n- Bike: Chain');
+  });
+});

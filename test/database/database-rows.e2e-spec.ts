@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/database/database.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+describe('Database.rows', () => {
+  let trove: TestApp;
+  let database: Database;
+
+  beforeAll(async () => {
+    trove = await createTestApp();
+    database = trove.app.get(Database);
+    await trove.query('CREATE TABLE rows_probe (n int PRIMARY KEY)');
+  });
+  afterAll(() => trove.close());
+
+  it('answers every command with its rows, where query answers UPDATE with [rows, count]', async () => {
+    const inserted = await database.rows('INSERT INTO rows_probe VALUES (1), (2) RETURNING n');
+    const updated = await database.rows('UPDATE rows_probe SET n = n + 10 RETURNING n');
+    const deleted = await database.rows('DELETE FROM rows_probe WHERE n = $1 RETURNING n', [11]);
+    const raw = await database.query('UPDATE rows_probe SET n = n + 10 RETURNING n');
+
+    expect(inserted).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(updated).toEqual([{ n: 11 }, { n: 12 }]);
+    expect(deleted).toEqual([{ n: 11 }]);
+    expect(raw).toEqual([[{ n: 22 }], 1]);
+  });
+
+  it('joins the open unit of work: its write is undone when the work fails', async () => {
+    await trove.query('DELETE FROM rows_probe');
+
+    const failed = database.transaction(async () => {
+      await database.rows('INSERT INTO rows_probe VALUES (7) RETURNING n');
+      expect(await database.query('SELECT n FROM rows_probe')).toEqual([{ n: 7 }]);
+      throw new Error('the work fails');
+    });
+
+    await expect(failed).rejects.toThrow('the work fails');
+    expect(await trove.query('SELECT n FROM rows_probe')).toEqual([]);
+  });
+});
