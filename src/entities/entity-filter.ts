@@ -14,7 +14,22 @@ export const ENTITY_SEARCH_TEXT =
 export interface EntityFilter {
   where: string;
   params: unknown[];
+  /**
+   * For a list narrowed by nothing but kind and archived: an SQL expression for its total from
+   * the maintained counts. Absent when other filters narrow the list, which is then counted.
+   */
+  maintainedTotal?: string;
 }
+
+/**
+ * How many entities of group `$1` there are of one kind (`kind`: `t.is_location` or its
+ * negation), archived ones included or not: a sum of the maintained counts (entity_counts),
+ * not a count of the inventory.
+ */
+const maintainedTotal = (kind: string, includeArchived: boolean): string =>
+  `(SELECT coalesce(sum(c.entities), 0)::int FROM entity_counts c
+    JOIN entity_types t ON t.id = c.entity_type_id
+    WHERE c.group_id = $1 AND ${kind}${includeArchived ? '' : ' AND NOT c.archived'})`;
 
 const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -34,8 +49,10 @@ export function buildEntityFilter(
     return `$${params.length}`;
   };
   const clauses = ['e.group_id = $1'];
-  clauses.push(query.isLocation ? 't.is_location' : 'NOT t.is_location');
+  const kind = query.isLocation ? 't.is_location' : 'NOT t.is_location';
+  clauses.push(kind);
   if (!query.includeArchived) clauses.push('NOT e.archived');
+  const unfiltered = clauses.length;
 
   const q = query.q?.trim();
   if (q) {
@@ -44,15 +61,21 @@ export function buildEntityFilter(
       clauses.push(`e.asset_id = ${param(asset)}`);
     } else {
       const pattern = param(likePattern(q));
+      // The matches first (trigram indexes), then the entities by key: the cost follows the
+      // matches, not the inventory.
       clauses.push(
-        `e.id IN (SELECT e.id FROM entities e WHERE e.group_id = $1 AND ${ENTITY_SEARCH_TEXT} ILIKE ${pattern}
-                  UNION SELECT f.entity_id FROM entity_fields f WHERE f.text_value ILIKE ${pattern})`,
+        `e.id = ANY(ARRAY(SELECT e.id FROM entities e WHERE e.group_id = $1 AND ${ENTITY_SEARCH_TEXT} ILIKE ${pattern}
+                          UNION SELECT f.entity_id FROM entity_fields f WHERE f.text_value ILIKE ${pattern}))`,
       );
     }
   }
   if (tagIds !== undefined) {
-    const tagged = `EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_id = e.id AND et.tag_id = ANY(${param(tagIds)}::uuid[]))`;
-    clauses.push(query.negateTags ? `NOT ${tagged}` : tagged);
+    const tags = param(tagIds);
+    clauses.push(
+      query.negateTags
+        ? `NOT EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_id = e.id AND et.tag_id = ANY(${tags}::uuid[]))`
+        : `e.id = ANY(ARRAY(SELECT et.entity_id FROM entity_tags et WHERE et.tag_id = ANY(${tags}::uuid[])))`,
+    );
   }
   if (query.parentIds?.length) clauses.push(`e.parent_id = ANY(${param(query.parentIds)}::uuid[])`);
   if (query.filterChildren) clauses.push('e.parent_id IS NULL');
@@ -74,7 +97,10 @@ export function buildEntityFilter(
                ON f.name = p.name AND f.text_value = p.value WHERE f.entity_id = e.id)`,
     );
   }
-  return { where: clauses.join(' AND '), params };
+  const where = clauses.join(' AND ');
+  return clauses.length === unfiltered
+    ? { where, params, maintainedTotal: maintainedTotal(kind, query.includeArchived ?? false) }
+    : { where, params };
 }
 
 /** ORDER BY for `orderBy`: newest first for the dates, ascending otherwise, name by default. */

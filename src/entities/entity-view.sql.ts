@@ -5,6 +5,7 @@ import { isoDay } from '../database/json.sql.js';
 import { nameOrder } from '../database/name-order.js';
 import type { EntityTypeSummaryDto } from '../entity-types/dto/entity-type-summary.dto.js';
 import type { TagSummaryDto } from '../tags/dto/tag-summary.dto.js';
+import type { EntityFilter } from './entity-filter.js';
 import type { EntityFieldDto } from './dto/entity-summary.dto.js';
 import { ENTITY_CHILD_SUMMARY_JSON, entityFieldJson } from './entity.mapper.js';
 
@@ -79,22 +80,45 @@ export const SUMMARY = `WITH RECURSIVE seed AS (
   LEFT JOIN seed ON seed.id = e.id
   ORDER BY seed.position, shown.child`;
 
+/** The columns a page is ordered by (entity-filter.ts's `entityOrder`), kept with each match. */
+const ORDER_COLUMNS = 'e.id, e.parent_id, e.name, e.created_at, e.updated_at, e.asset_id';
+
 /**
- * The views of one page of the entities that pass `where` (entity-filter.ts, over `entities e
+ * The views of one page of the entities that pass `filter` (entity-filter.ts, over `entities e
  * JOIN entity_types t`, the group `$1`), in `order`, `limit` and `offset` the parameters of the
  * page (a null limit: all), with the total before paging on every row and one row even for an
  * empty page.
+ *
+ * A list narrowed by nothing but kind and archived walks the group's index in `order` and stops
+ * at the page; its total is the maintained count. A narrower list gathers its matches once
+ * (each filter finds its own by index) and both counts them and takes the page from them, so its
+ * cost follows its matches, not the inventory.
  */
 export const pageOfViews = (
-  where: string,
+  filter: Pick<EntityFilter, 'where' | 'maintainedTotal'>,
   order: string,
   limit: string,
   offset: string,
-): string => `WITH RECURSIVE seed AS (
-    SELECT id, parent_id, row_number() OVER () AS position FROM (
-      SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-      WHERE ${where} ORDER BY ${order} LIMIT ${limit}::bigint OFFSET ${offset}::bigint
-    ) page
+): string => {
+  const { where, maintainedTotal } = filter;
+  const page = (from: string): string =>
+    `${from} ORDER BY ${order} LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
+  const [matches, pageSource, total] = maintainedTotal
+    ? [
+        '',
+        page(`SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
+      WHERE ${where}`),
+        maintainedTotal,
+      ]
+    : [
+        `matches AS MATERIALIZED (
+    SELECT ${ORDER_COLUMNS} FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}
+  ),`,
+        page('SELECT e.id, e.parent_id FROM matches e'),
+        '(SELECT count(*)::int FROM matches)',
+      ];
+  return `WITH RECURSIVE ${matches} seed AS (
+    SELECT id, parent_id, row_number() OVER () AS position FROM (${pageSource}) page
   ),
   ${ancestorsOf('seed', '$1')},
   shown AS (
@@ -104,10 +128,10 @@ export const pageOfViews = (
     LEFT JOIN seed ON seed.id = e.id
   )
   SELECT counted.total, shown.*
-  FROM (SELECT count(*)::int AS total FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-        WHERE ${where}) counted
+  FROM (SELECT ${total} AS total) counted
   LEFT JOIN shown ON true
   ORDER BY shown.position`;
+};
 
 /** `ENTITY_CHILD_SUMMARY_JSON` as it arrives. */
 export interface EntityChildSummaryRow {

@@ -33,6 +33,7 @@ import {
   FILL_MISSING_IMPORT_REFS,
   PATH,
   TREE_ROWS,
+  LOCATION_TREE_ROWS,
   insertEntity,
 } from './entity.sql.js';
 import { CHILD_SUMMARIES, SUMMARY, pageOfViews } from './entity-view.sql.js';
@@ -287,7 +288,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
 
   /** The group's locations, and with `withItems` its items too. */
   treeRows(groupId: string, withItems: boolean): Promise<EntityTreeRow[]> {
-    return this.db.query<EntityTreeRow>(TREE_ROWS, [groupId, withItems]);
+    return this.db.query<EntityTreeRow>(withItems ? TREE_ROWS : LOCATION_TREE_ROWS, [groupId]);
   }
 
   /** The entity of the group itself or its nearest ancestor that is a location, if any. */
@@ -356,8 +357,10 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     offset: number,
   ): Promise<(EntityViewRow & { total: number })[]> {
     const params = [...filter.params, limit, offset];
-    const sql = pageOfViews(filter.where, order, `$${params.length - 1}`, `$${params.length}`);
-    return this.db.query<EntityViewRow & { total: number }>(sql, params);
+    const sql = pageOfViews(filter, order, `$${params.length - 1}`, `$${params.length}`);
+    // Prepared: its text depends on which filters are given, not on their values, and its plan
+    // neither (each filter's matches are found by index first).
+    return this.db.prepared<EntityViewRow & { total: number }>(sql, params);
   }
 
   /**

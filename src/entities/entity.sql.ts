@@ -37,10 +37,18 @@ export const PATH = `WITH RECURSIVE
   JOIN entities e ON e.id = up.id JOIN entity_types t ON t.id = e.entity_type_id
   ORDER BY up.depth DESC`;
 
-/** The entities of group `$1` (only locations unless `$2`) with their parent and kind. */
+/** The entities of group `$1` with their parent and kind. */
 export const TREE_ROWS = `SELECT e.id, e.name, e.parent_id, t.is_location FROM entities e
   JOIN entity_types t ON t.id = e.entity_type_id
-  WHERE e.group_id = $1 AND ($2 OR t.is_location)`;
+  WHERE e.group_id = $1`;
+
+/**
+ * The locations of group `$1` with their parent: read through the index of their types, so
+ * never a row of an item, however many items the group has.
+ */
+export const LOCATION_TREE_ROWS = `SELECT e.id, e.name, e.parent_id, true AS is_location FROM entities e
+  WHERE e.entity_type_id = ANY(ARRAY(SELECT t.id FROM entity_types t WHERE t.group_id = $1 AND t.is_location))
+    AND e.group_id = $1`;
 
 /** Distinct custom-field names of the entities of group `$1`. */
 export const FIELD_NAMES = `SELECT DISTINCT f.name FROM entity_fields f JOIN entities e ON e.id = f.entity_id

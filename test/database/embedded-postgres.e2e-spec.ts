@@ -59,6 +59,7 @@ describe('embedded PostgreSQL', () => {
     }
   });
 
+  // It copies the server's binaries and initialises a cluster: long on a busy machine.
   it('runs from binaries and a data directory inside a directory only its owner may enter', async () => {
     // As a clone under /root or `mktemp -d` is: as root, the server must still reach both.
     const closed = await mkdtemp(path.join(os.tmpdir(), 'trove-closed-'));
@@ -90,5 +91,5 @@ describe('embedded PostgreSQL', () => {
     } finally {
       await rm(closed, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });

@@ -37,6 +37,7 @@ describe('migrations', () => {
       'auth_roles',
       'auth_tokens',
       'entities',
+      'entity_counts',
       'entity_fields',
       'entity_tags',
       'entity_templates',

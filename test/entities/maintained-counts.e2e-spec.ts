@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type Session } from '../support/factories.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+interface EntityType {
+  id: string;
+  name: string;
+  isLocation: boolean;
+}
+
+interface CountRow {
+  group_id: string;
+  entity_type_id: string;
+  archived: boolean;
+  entities: number;
+}
+
+/**
+ * The unfiltered list's total comes from counts kept by the database in the transaction of every
+ * change (entity_counts). Whatever the changes and however many at once, those counts equal a
+ * fresh count of the entities, and so does every total a client reads.
+ */
+describe('maintained entity counts', () => {
+  let trove: TestApp;
+  let owner: Session;
+  let itemType: EntityType;
+  let locationType: EntityType;
+
+  beforeAll(async () => {
+    trove = await createTestApp({ TROVE_DATABASE_POOL_WAIT: '120' });
+    owner = await signUp(trove);
+    const types = (
+      await trove.http
+        .get('/api/v1/entity-types')
+        .set('Authorization', owner.authorization)
+        .expect(200)
+    ).body as EntityType[];
+    itemType = types.find((type) => !type.isLocation)!;
+    locationType = types.find((type) => type.isLocation)!;
+  });
+  afterAll(() => trove.close());
+
+  const send = (method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: object) => {
+    const request = trove.http[method](path).set('Authorization', owner.authorization);
+    return body ? request.send(body) : request;
+  };
+
+  const create = async (name: string, entityTypeId: string, parentId?: string) => {
+    const response = await send('post', '/api/v1/entities', { name, entityTypeId, parentId });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return (response.body as { id: string }).id;
+  };
+
+  /** The counts the database keeps, without rows that count nothing. */
+  const maintained = (session: Session) =>
+    trove.query<CountRow>(
+      `SELECT group_id, entity_type_id, archived, entities::int AS entities FROM entity_counts
+       WHERE group_id = $1 AND entities <> 0 ORDER BY entity_type_id, archived`,
+      [session.groupId],
+    );
+
+  /** A fresh count of the same. */
+  const counted = (session: Session) =>
+    trove.query<CountRow>(
+      `SELECT group_id, entity_type_id, archived, count(*)::int AS entities FROM entities
+       WHERE group_id = $1 GROUP BY group_id, entity_type_id, archived
+       ORDER BY entity_type_id, archived`,
+      [session.groupId],
+    );
+
+  /** The totals of the four unfiltered lists against a fresh count of what each lists. */
+  const expectListTotalsExact = async (session: Session) => {
+    for (const isLocation of [false, true]) {
+      for (const includeArchived of [false, true]) {
+        const response = await trove.http
+          .get('/api/v1/entities')
+          .query({ isLocation, includeArchived, page: 1, pageSize: 1 })
+          .set('Authorization', session.authorization)
+          .expect(200);
+        const [fresh] = await trove.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
+           WHERE e.group_id = $1 AND t.is_location = $2 AND ($3 OR NOT e.archived)`,
+          [session.groupId, isLocation, includeArchived],
+        );
+        expect((response.body as { total: number }).total, `${isLocation} ${includeArchived}`).toBe(
+          fresh.count,
+        );
+      }
+    }
+  };
+
+  it('equal a fresh count after creates, archives, moves, type changes and deletes sent at once', async () => {
+    const locations = await Promise.all(
+      Array.from({ length: 8 }, (_, k) => create(`Room ${k}`, locationType.id)),
+    );
+    const items = await Promise.all(
+      Array.from({ length: 120 }, (_, k) => create(`Thing ${k}`, itemType.id, locations[k % 8])),
+    );
+
+    const responses = await Promise.all([
+      ...Array.from({ length: 60 }, (_, k) =>
+        send('post', '/api/v1/entities', {
+          name: `New ${k}`,
+          entityTypeId: k % 4 === 0 ? locationType.id : itemType.id,
+          parentId: locations[k % 8],
+        }),
+      ),
+      // Archive 30 (a full replacement), un-archiving none yet.
+      ...items.slice(0, 30).map((id, k) =>
+        send('put', `/api/v1/entities/${id}`, {
+          id,
+          name: `Archived ${k}`,
+          entityTypeId: itemType.id,
+          parentId: locations[(k + 1) % 8],
+          archived: true,
+        }),
+      ),
+      // Move 20 to another location.
+      ...items
+        .slice(30, 50)
+        .map((id, k) =>
+          send('patch', `/api/v1/entities/${id}`, { id, parentId: locations[(k + 3) % 8] }),
+        ),
+      // Turn 20 items into locations by their type.
+      ...items
+        .slice(50, 70)
+        .map((id) =>
+          send('patch', `/api/v1/entities/${id}`, { id, entityTypeId: locationType.id }),
+        ),
+      // Delete 30, among them some that the archives above touch.
+      ...items.slice(20, 30).map((id) => send('delete', `/api/v1/entities/${id}`)),
+      ...items.slice(70, 90).map((id) => send('delete', `/api/v1/entities/${id}`)),
+      // Duplicate 20.
+      ...items
+        .slice(90, 110)
+        .map((id) => send('post', `/api/v1/entities/${id}/duplicate`, { copyCustomFields: false })),
+    ]);
+
+    // Deleting an entity that a concurrent archive replaced may answer 404 to the archive;
+    // nothing answers a server error.
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.filter((status) => ![200, 201, 204, 404].includes(status))).toEqual([]);
+
+    expect(await maintained(owner)).toEqual(await counted(owner));
+    await expectListTotalsExact(owner);
+    const [archived] = await trove.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM entities WHERE group_id = $1 AND archived',
+      [owner.groupId],
+    );
+    expect(archived.count).toBeGreaterThanOrEqual(20);
+  });
+
+  it('follow a type that becomes a location type, with no recount', async () => {
+    const gadgets = (
+      await send('post', '/api/v1/entity-types', { name: 'Gadget', isLocation: false }).expect(201)
+    ).body as EntityType;
+    await Promise.all(Array.from({ length: 12 }, (_, k) => create(`Gadget ${k}`, gadgets.id)));
+    const before = (
+      await trove.http
+        .get('/api/v1/entities?isLocation=true&page=1&pageSize=1')
+        .set('Authorization', owner.authorization)
+        .expect(200)
+    ).body as { total: number };
+
+    await send('put', `/api/v1/entity-types/${gadgets.id}`, {
+      name: 'Gadget',
+      isLocation: true,
+    }).expect(200);
+
+    const after = (
+      await trove.http
+        .get('/api/v1/entities?isLocation=true&page=1&pageSize=1')
+        .set('Authorization', owner.authorization)
+        .expect(200)
+    ).body as { total: number };
+    expect(after.total).toBe(before.total + 12);
+    await expectListTotalsExact(owner);
+  });
+
+  it('equal a fresh count after an import of a file and a wipe of the inventory', async () => {
+    const csv = [
+      'HB.name\tHB.location\tHB.archived',
+      ...Array.from(
+        { length: 300 },
+        (_, k) => `Imported ${k}\tShed/Shelf ${k % 5}\t${k % 7 === 0}`,
+      ),
+    ].join('\n');
+    await send('post', '/api/v1/entities/import')
+      .attach('csv', Buffer.from(csv), {
+        filename: 'things.tsv',
+        contentType: 'text/tab-separated-values',
+      })
+      .expect(204);
+    expect(await maintained(owner)).toEqual(await counted(owner));
+    await expectListTotalsExact(owner);
+
+    const wiped = await send('post', '/api/v1/actions/wipe-inventory', {}).expect(200);
+    expect((wiped.body as { completed: number }).completed).toBeGreaterThan(300);
+    expect(await maintained(owner)).toEqual([]);
+    await expectListTotalsExact(owner);
+  });
+
+  it('go with their group, and another group counts only its own', async () => {
+    const other = await signUp(trove);
+    const [otherItemType] = (
+      (
+        await trove.http
+          .get('/api/v1/entity-types')
+          .set('Authorization', other.authorization)
+          .expect(200)
+      ).body as EntityType[]
+    ).filter((type) => !type.isLocation);
+    for (let k = 0; k < 5; k++) {
+      await trove.http
+        .post('/api/v1/entities')
+        .set('Authorization', other.authorization)
+        .send({ name: `Theirs ${k}`, entityTypeId: otherItemType.id })
+        .expect(201);
+    }
+    expect(await maintained(other)).toEqual(await counted(other));
+    await expectListTotalsExact(other);
+    await expectListTotalsExact(owner);
+
+    // A second group of the same user, filled and then deleted with everything in it.
+    const group = (
+      await trove.http
+        .post('/api/v1/groups')
+        .set('Authorization', other.authorization)
+        .send({ name: 'Short-lived' })
+        .expect(201)
+    ).body as { id: string };
+    const inGroup = { ...other, groupId: group.id };
+    const [shortType] = await trove.query<{ id: string }>(
+      'SELECT id FROM entity_types WHERE group_id = $1 AND NOT is_location LIMIT 1',
+      [group.id],
+    );
+    for (let k = 0; k < 3; k++) {
+      await trove.http
+        .post('/api/v1/entities')
+        .set('Authorization', other.authorization)
+        .set('X-Tenant', group.id)
+        .send({ name: `Brief ${k}`, entityTypeId: shortType.id })
+        .expect(201);
+    }
+    expect(await maintained(inGroup)).toEqual(await counted(inGroup));
+    await trove.http
+      .delete('/api/v1/groups')
+      .set('Authorization', other.authorization)
+      .set('X-Tenant', group.id)
+      .expect(204);
+    expect(
+      await trove.query('SELECT * FROM entity_counts WHERE group_id = $1', [group.id]),
+    ).toEqual([]);
+    expect(await maintained(other)).toEqual(await counted(other));
+  });
+});
