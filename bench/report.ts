@@ -25,6 +25,8 @@ export interface ScenarioResult {
   targets: Targets;
   /** Empty when every target is met. */
   missed: string[];
+  /** Trove's highest sampled resident set during the scenario (its HTTP load), in MiB. */
+  troveRssMiB?: number;
 }
 
 export function judge(
@@ -65,6 +67,7 @@ const COLUMNS = [
   ['raw req/s', 10],
   ['ratio', 6],
   ['× raw get', 9],
+  ['RSS MiB', 7],
   ['target met?', 0],
 ] as const;
 
@@ -94,6 +97,7 @@ export function formatTable(results: ScenarioResult[]): string {
       result.raw ? result.raw.requestsPerSecond.toFixed(1) : '-',
       result.ratio !== undefined ? result.ratio.toFixed(2) : '-',
       result.rawGetRatio.toFixed(3),
+      result.troveRssMiB !== undefined ? result.troveRssMiB.toFixed(0) : '-',
       result.missed.length === 0
         ? `yes (${describeTargets(result.targets)})`
         : `NO: ${result.missed.join(', ')}`,
@@ -191,12 +195,12 @@ export function formatComparison(compared: SizeComparison[]): string {
     (row) =>
       `${row.name.padEnd(31)}  ${row.smallRequestsPerSecond.toFixed(1).padStart(9)}  ` +
       `${row.largeRequestsPerSecond.toFixed(1).padStart(9)}  ${row.share.toFixed(2).padStart(5)}  ` +
-      `${row.rawGetShare.toFixed(2).padStart(11)}  ` +
+      `${row.rawGetShare.toFixed(2).padStart(15)}  ` +
       (row.met ? `yes (≥ ${minShare})` : `NO: < ${minShare}`),
   );
   const header =
     `${'scenario'.padEnd(31)}  ${`${smallEntities}`.padStart(9)}  ${`${largeEntities}`.padStart(9)}  ` +
-    `share  × raw get sh  target met?`;
+    `share  × raw get share  target met?`;
   return [
     `req/s at ${largeEntities} entities as a share of req/s at ${smallEntities}:`,
     header,

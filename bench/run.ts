@@ -224,18 +224,23 @@ async function main(): Promise<void> {
       seconds,
     });
     progress(`${name}: Trove over HTTP`);
+    memoryWatch.windowPeak();
     if (settings.warmupSeconds > 0) {
       await runHttpLoad(http(settings.warmupSeconds));
       await settle(pool);
     }
     const appResult = await runHttpLoad(http(settings.seconds));
     await settle(pool);
+    const troveRssMiB = round1(memoryWatch.windowPeak());
     progress(
       `  ${appResult.requestsPerSecond.toFixed(1)} req/s, p99 ${appResult.p99} ms, ` +
         `${appResult.non2xx + appResult.socketErrors} errors`,
     );
     const rawResult = typeof raw === 'function' ? await measureRaw(name, raw, connections) : raw;
-    return judge(name, load.method, load.paths[0], appResult, rawResult, targets, rawGetResult);
+    return {
+      ...judge(name, load.method, load.paths[0], appResult, rawResult, targets, rawGetResult),
+      troveRssMiB,
+    };
   };
 
   const listPath = (query: string): string =>
@@ -376,7 +381,8 @@ async function main(): Promise<void> {
   );
   console.log(
     `raw prepared get: ${rawGetResult.requestsPerSecond.toFixed(1)} req/s, ` +
-      `p99 ${rawGetResult.p99.toFixed(1)} ms (the "× raw get" of every line)\n`,
+      `p99 ${rawGetResult.p99.toFixed(1)} ms (the "× raw get" of every line); RSS MiB: ` +
+      `Trove's highest sampled resident set during the scenario\n`,
   );
   console.log(table);
   console.log(`\n${formatMemory(memory)}`);

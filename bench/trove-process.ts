@@ -108,27 +108,35 @@ export interface MemoryWatch {
 
 /**
  * Watches the resident set of process `pid` until `stop()`: samples VmRSS every `intervalMs`
- * and reads VmHWM at the end. With `reset`, the kernel's high-water mark is reset first
+ * and reads VmHWM at the end; `windowPeak()` tells the highest sample of each span. With `reset`, the kernel's high-water mark is reset first
  * (`clear_refs` 5, Linux 4.0 and later), so the peak is the watched span's own.
  */
 export async function watchMemory(
   pid: number,
   options: { intervalMs?: number; reset?: boolean } = {},
-): Promise<{ stop(): Promise<MemoryWatch> }> {
+): Promise<{ windowPeak(): number; stop(): Promise<MemoryWatch> }> {
   if (options.reset) await writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
   const before = (await memoryOf(pid)).rss;
   let sampledPeak = before;
+  let windowPeak = before;
   let samples = 1;
   const sample = (): Promise<void> =>
     memoryOf(pid).then(
       (memory) => {
         sampledPeak = Math.max(sampledPeak, memory.rss);
+        windowPeak = Math.max(windowPeak, memory.rss);
         samples++;
       },
       () => undefined,
     );
   const timer = setInterval(() => void sample(), options.intervalMs ?? 20);
   return {
+    /** The highest resident set sampled since the previous call (or the start); starts anew. */
+    windowPeak: () => {
+      const peak = windowPeak;
+      windowPeak = 0;
+      return peak;
+    },
     stop: async () => {
       clearInterval(timer);
       const end = await memoryOf(pid);
