@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createBenchDatabase } from './database.js';
 import { seedInventory } from './seed.js';
 import { signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
+import { measureMemory, memoryOf, startTroveProcess } from './trove-process.js';
 
 /**
  * How long the CSV export and the bill of materials of a large inventory take, and how much
@@ -25,66 +24,9 @@ import { loadTroveBuild } from './trove.js';
  * within a heap far smaller than they are.
  */
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = path.join(ROOT, 'dist', 'main.js');
-
 const startedAt = performance.now();
 const progress = (message: string): void =>
   console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${message}`);
-
-/** Resident set and its high-water mark of a process, in MiB (Linux). */
-async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string): number =>
-    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-}
-
-/** Starts the build on `databaseUrl` and resolves with its base URL once it listens. */
-async function startTrove(
-  databaseUrl: string,
-  dataDir: string,
-): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const heapMiB = process.env.BENCH_APP_HEAP_MB;
-  const flags = heapMiB ? [`--max-old-space-size=${heapMiB}`] : [];
-  const child = spawn(process.execPath, [...flags, MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: databaseUrl,
-      TROVE_DATA_DIR: dataDir,
-      TROVE_WEB_HOST: '127.0.0.1',
-      TROVE_WEB_PORT: '0',
-      TROVE_LOG_FORMAT: 'json',
-      TROVE_LOG_LEVEL: 'info',
-      TROVE_DATABASE_POOL_SIZE: '10',
-      TROVE_AUTH_RATE_LIMIT_ENABLED: 'false',
-      TROVE_BARCODE_UPCITEMDB_URL: '',
-      TROVE_BARCODE_OPENFOODFACTS_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let rest = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop() ?? '';
-      for (const text of parts) {
-        try {
-          const line = JSON.parse(text) as { msg?: string; url?: string };
-          if (line.msg === 'Trove is listening' && line.url) resolve(line.url);
-        } catch {
-          // not a log line
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`Trove exited during start-up (code ${code})`)));
-  });
-  child.stdout.resume();
-  return { child, baseUrl };
-}
 
 /**
  * Entities the exports have read so far: the export looks up the custom fields of each entity it
@@ -140,42 +82,37 @@ async function download(
   session: BenchSession,
   pid: number,
 ): Promise<Download> {
-  // 5: reset the resident set's high-water mark (Linux 4.0 and later).
-  await writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
-  const before = await memoryOf(pid);
-  let sampled = before.rss;
-  const sampler = setInterval(() => {
-    void memoryOf(pid).then((memory) => (sampled = Math.max(sampled, memory.rss)));
-  }, 20);
-  const started = performance.now();
-  let firstByteMs = 0;
-  let bytes = 0;
-  let lines = 0;
-  try {
-    const response = await fetch(`${baseUrl}${route}`, {
-      headers: { Authorization: session.authorization },
-    });
-    if (response.status !== 200 || !response.body) {
-      throw new Error(`${route}: ${response.status} ${await response.text()}`);
-    }
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      if (bytes === 0) firstByteMs = performance.now() - started;
-      bytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) lines++;
-    }
-  } finally {
-    clearInterval(sampler);
-  }
-  const totalMs = performance.now() - started;
-  const after = await memoryOf(pid);
+  const { result, memory } = await measureMemory(
+    pid,
+    async () => {
+      const started = performance.now();
+      let firstByteMs = 0;
+      let bytes = 0;
+      let lines = 0;
+      const response = await fetch(`${baseUrl}${route}`, {
+        headers: { Authorization: session.authorization },
+      });
+      if (response.status !== 200 || !response.body) {
+        throw new Error(`${route}: ${response.status} ${await response.text()}`);
+      }
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        if (bytes === 0) firstByteMs = performance.now() - started;
+        bytes += chunk.length;
+        for (const byte of chunk) if (byte === 10) lines++;
+      }
+      return { firstByteMs, bytes, lines, totalMs: performance.now() - started };
+    },
+    { reset: true },
+  );
+  const { firstByteMs, bytes, lines, totalMs } = result;
   return {
     name,
     bytes,
     lines,
     firstByteMs: Math.round(firstByteMs),
     totalMs: Math.round(totalMs),
-    rssBeforeMiB: Math.round(before.rss),
-    peakRssMiB: Math.round(Math.max(sampled, after.rss, after.peak)),
+    rssBeforeMiB: Math.round(memory.before),
+    peakRssMiB: Math.round(memory.peak),
   };
 }
 
@@ -192,13 +129,19 @@ async function main(): Promise<void> {
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
 
     progress('starting Trove (dist/main.js) as a child process');
-    const { child, baseUrl } = await startTrove(database.url, dataDir);
-    cleanups.push(async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+    const heapMiB = Number(process.env.BENCH_APP_HEAP_MB) || undefined;
+    const child = await startTroveProcess({
+      databaseUrl: database.url,
+      dataDir,
+      heapMiB,
+      env: {
+        TROVE_DATABASE_POOL_SIZE: '10',
+        TROVE_BARCODE_UPCITEMDB_URL: '',
+        TROVE_BARCODE_OPENFOODFACTS_URL: '',
+      },
     });
+    const { baseUrl } = child;
+    cleanups.push(() => child.stop());
     const session = await signUp(baseUrl);
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     cleanups.push(() => pool.end());
@@ -213,7 +156,7 @@ async function main(): Promise<void> {
       entities,
       progress,
     });
-    const idle = await memoryOf(child.pid!);
+    const idle = await memoryOf(child.pid);
     progress(`Trove idle after seeding: ${Math.round(idle.rss)} MiB resident`);
 
     const results: Download[] = [];
@@ -224,7 +167,7 @@ async function main(): Promise<void> {
       ['export, again', '/api/v1/entities/export'],
     ] as const) {
       progress(`${name}: GET ${route}`);
-      const result = await download(name, baseUrl, route, session, child.pid!);
+      const result = await download(name, baseUrl, route, session, child.pid);
       progress(
         `  ${result.lines - 1} rows, ${(result.bytes / 1024 / 1024).toFixed(1)} MiB in ` +
           `${result.totalMs} ms (first byte after ${result.firstByteMs} ms); Trove resident ` +

@@ -2,6 +2,12 @@ import type pg from 'pg';
 import { nameOrder } from '../src/database/name-order.js';
 
 /**
+ * The group statistics run Trove's own statements (they are plain SQL already), unprepared as
+ * Trove runs them; every raw statement the benchmark sends comes from this file.
+ */
+export { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/statistics.sql.js';
+
+/**
  * The SQL of Trove's list, get and create written by hand with `pg`: the same data in as few
  * statements as possible, without HTTP, validation or authentication. Its rate is the ceiling
  * Trove cannot exceed on the same database. Get and create run as prepared statements, as
@@ -97,6 +103,25 @@ export const GET_STATEMENT = `WITH RECURSIVE seed AS (
   FROM shown JOIN entities e ON e.id = shown.id ${VIEW_JOINS}
   ORDER BY shown.depth DESC, ${nameOrder('e')}`;
 
+/** One statement: entity `$2` of group `$1` and its ancestors with name and kind, from the top. */
+export const PATH_STATEMENT = `WITH RECURSIVE seed AS (
+    SELECT e.id, e.parent_id FROM entities e WHERE e.id = $2 AND e.group_id = $1
+  ),
+  ${CHAIN}
+  SELECT e.id, e.name, t.is_location FROM chain
+  JOIN entities e ON e.id = chain.id JOIN entity_types t ON t.id = e.entity_type_id
+  ORDER BY chain.depth DESC`;
+
+/** The get as Trove prepares it, of entity `entityId`. */
+export function rawGet(pool: pg.Pool, groupId: string, entityId: string): Promise<unknown> {
+  return pool.query({ name: 'raw_get', text: GET_STATEMENT, values: [groupId, entityId] });
+}
+
+/** The path of entity `entityId`, prepared as Trove prepares it. */
+export function rawPath(pool: pg.Pool, groupId: string, entityId: string): Promise<unknown> {
+  return pool.query({ name: 'raw_path', text: PATH_STATEMENT, values: [groupId, entityId] });
+}
+
 export interface RawCreate {
   groupId: string;
   entityTypeId: string;
@@ -130,7 +155,7 @@ export async function rawCreate(pool: pg.Pool, entity: RawCreate): Promise<strin
     values: [entity.groupId, entity.entityTypeId, entity.parentId, entity.name, entity.tagIds],
   });
   if (!rows[0]) throw new Error('raw create stored nothing');
-  await pool.query({ name: 'raw_get', text: GET_STATEMENT, values: [entity.groupId, rows[0].id] });
+  await rawGet(pool, entity.groupId, rows[0].id);
   return rows[0].id;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,29 +8,59 @@ import { createBenchDatabase } from './database.js';
 import { runHttpLoad, type HttpLoad } from './load.js';
 import {
   GET_STATEMENT,
+  GROUP_TOTALS,
   ITEMS_FILTER,
+  LOCATION_TOTALS,
+  PATH_STATEMENT,
+  TAG_TOTALS,
   listStatement,
   rawCreate,
+  rawGet,
+  rawPath,
   runRawLoad,
   type RawLoadResult,
 } from './raw.js';
-import { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/statistics.sql.js';
-import { formatTable, judge, writeResults, type ScenarioResult, type Targets } from './report.js';
+import {
+  compareSizes,
+  formatComparison,
+  formatMemory,
+  formatTable,
+  judge,
+  readResults,
+  writeResults,
+  type MemorySummary,
+  type ScenarioResult,
+  type SizeComparison,
+  type Targets,
+} from './report.js';
 import { seedInventory } from './seed.js';
-import { SEARCH_WORD } from './words.js';
+import { COMMON_WORD, COMMON_WORD_MATCHES, RARE_WORD, SEARCH_WORD } from './words.js';
 import { getJson, signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
+import { startTroveProcess, watchMemory } from './trove-process.js';
 
 /**
- * `npm run bench`: Trove's production build on a fresh database filled with a large inventory,
- * loaded over HTTP, next to the same SQL sent by hand.
+ * `npm run bench`: Trove's production build, started as `npm start` starts it (a child process,
+ * so its memory is its own), on a fresh database filled with a large inventory, loaded over
+ * HTTP, next to the same SQL sent by hand.
  */
 
 const PAGE_SIZE = 50;
 const APP_POOL_SIZE = 20;
-/** How many different entities the get scenario cycles through. */
+/** How many different entities the get and path scenarios cycle through. */
 const GET_IDS = 300;
-const RESULTS_FILE = new URL('../../../bench/results.json', import.meta.url);
+const BENCH_DIR = new URL('../../../bench/', import.meta.url);
+/** The latest run's results, and each size's latest run, for the comparison of sizes. */
+const RESULTS_FILE = new URL('results.json', BENCH_DIR);
+const resultsOfSize = (entities: number): URL => new URL(`results-${entities}.json`, BENCH_DIR);
+/** The sizes the targets compare: the large run's list scenarios keep a share of their rate. */
+const SMALL_SIZE = 100_000;
+const LARGE_SIZE = 1_000_000;
+const MIN_LARGE_SHARE = 0.8;
+/** Trove's peak resident set over the whole run, in MB. */
+const MAX_RSS_MB = 150;
+/** Trove's resident set is sampled this often, besides the kernel's high-water mark at the end. */
+const RSS_SAMPLE_MS = 250;
 
 interface Settings {
   entities: number;
@@ -93,10 +123,13 @@ for (const [signal, code] of [
 
 async function main(): Promise<void> {
   const settings = readSettings();
-  const trove = await loadTroveBuild();
+  const build = await loadTroveBuild();
+  const { version: troveVersion } = JSON.parse(
+    await readFile(new URL('../package.json', BENCH_DIR), 'utf8'),
+  ) as { version: string };
 
   progress(settings.databaseUrl ? 'creating a database on DATABASE_URL' : 'starting PostgreSQL');
-  const database = await createBenchDatabase(trove, settings.databaseUrl, () => undefined);
+  const database = await createBenchDatabase(build, settings.databaseUrl, () => undefined);
   cleanups.push({ name: `drop ${database.name}`, run: () => database.dispose() });
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-data-'));
@@ -104,19 +137,21 @@ async function main(): Promise<void> {
     name: 'remove data dir',
     run: () => rm(dataDir, { recursive: true, force: true }),
   });
-  const config = trove.loadConfig({
-    TROVE_LOG_LEVEL: 'warn',
-    TROVE_DATA_DIR: dataDir,
-    TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
-    TROVE_AUTH_RATE_LIMIT_ENABLED: 'false',
-    TROVE_WEB_MAX_UPLOAD_SIZE: '16',
+  progress(`starting Trove (dist/main.js) on ${database.kind} database ${database.name}`);
+  const trove = await startTroveProcess({
+    databaseUrl: database.url,
+    dataDir,
+    env: {
+      TROVE_LOG_LEVEL: 'warn',
+      TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
+      TROVE_WEB_MAX_UPLOAD_SIZE: '16',
+    },
+    stdout: 'inherit',
   });
-  progress(`starting Trove on ${database.kind} database ${database.name}`);
-  const app = await trove.createApp(config, database.url, trove.createLogger(config.log));
-  cleanups.push({ name: 'close Trove', run: () => app.close() });
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
-  const baseUrl = `http://127.0.0.1:${port}`;
+  cleanups.push({ name: 'stop Trove', run: () => trove.stop() });
+  // From now until the end: the high-water mark counts from the process's start.
+  const memoryWatch = await watchMemory(trove.pid, { intervalMs: RSS_SAMPLE_MS });
+  const baseUrl = trove.baseUrl;
 
   const session = await signUp(baseUrl);
   const pool = new pg.Pool({ connectionString: database.url, max: settings.connections });
@@ -137,14 +172,45 @@ async function main(): Promise<void> {
     progress,
   });
   const fixtures = await prepareFixtures(pool, baseUrl, session, seed.parentTag.id, itemTypeId);
-  await checkRawMatchesApp(pool, baseUrl, session, fixtures.getIds[0]);
+  progress(
+    `q=${SEARCH_WORD}: ${fixtures.searches[SEARCH_WORD]} matches, q=${RARE_WORD}: ` +
+      `${fixtures.searches[RARE_WORD]}, q=${COMMON_WORD}: ${fixtures.searches[COMMON_WORD]}; ` +
+      `tags=${seed.parentTag.name}: ${fixtures.tagMatches}`,
+  );
+  const commonExpected = Math.min(COMMON_WORD_MATCHES, seed.items - seed.archived);
+  if (fixtures.searches[RARE_WORD] !== 1 || fixtures.searches[COMMON_WORD] < commonExpected) {
+    throw new Error(`the planted words do not match 1 and ${commonExpected} entities`);
+  }
+  await checkRawMatchesApp(pool, baseUrl, session, fixtures.getIds[0], fixtures.deepIds[0]);
   const { rows: version } = await pool.query<{ server_version: string }>('SHOW server_version');
+
+  const measureRaw = async (
+    name: string,
+    operation: (n: number) => Promise<unknown>,
+    connections = settings.connections,
+  ): Promise<RawLoadResult> => {
+    progress(`${name}: raw SQL`);
+    if (settings.warmupSeconds > 0) {
+      await runRawLoad(connections, settings.warmupSeconds, operation);
+    }
+    const result = await runRawLoad(connections, settings.seconds, operation);
+    progress(
+      `  ${result.requestsPerSecond.toFixed(1)} req/s, p99 ${result.p99.toFixed(1)} ms, ` +
+        `${result.errors} errors${result.firstError ? ` (${result.firstError})` : ''}`,
+    );
+    return result;
+  };
+  // The yardstick of every scenario: the raw prepared get, measured once.
+  const rawGetResult = await measureRaw('get', (n) =>
+    rawGet(pool, session.groupId, fixtures.getIds[n % fixtures.getIds.length]),
+  );
+  if (rawGetResult.requestsPerSecond === 0) throw new Error('the raw get completed nothing');
 
   const measure = async (
     name: string,
     load: Pick<HttpLoad, 'method' | 'paths' | 'bodies'> & { connections?: number },
     targets: Targets,
-    raw?: (n: number) => Promise<unknown>,
+    raw?: ((n: number) => Promise<unknown>) | RawLoadResult,
   ): Promise<ScenarioResult> => {
     const connections = load.connections ?? settings.connections;
     const http = (seconds: number): HttpLoad => ({
@@ -158,29 +224,23 @@ async function main(): Promise<void> {
       seconds,
     });
     progress(`${name}: Trove over HTTP`);
+    memoryWatch.windowPeak();
     if (settings.warmupSeconds > 0) {
       await runHttpLoad(http(settings.warmupSeconds));
       await settle(pool);
     }
     const appResult = await runHttpLoad(http(settings.seconds));
     await settle(pool);
+    const troveRssMiB = round1(memoryWatch.windowPeak());
     progress(
       `  ${appResult.requestsPerSecond.toFixed(1)} req/s, p99 ${appResult.p99} ms, ` +
         `${appResult.non2xx + appResult.socketErrors} errors`,
     );
-    let rawResult: RawLoadResult | undefined;
-    if (raw) {
-      progress(`${name}: raw SQL`);
-      if (settings.warmupSeconds > 0) {
-        await runRawLoad(connections, settings.warmupSeconds, raw);
-      }
-      rawResult = await runRawLoad(connections, settings.seconds, raw);
-      progress(
-        `  ${rawResult.requestsPerSecond.toFixed(1)} req/s, p99 ${rawResult.p99.toFixed(1)} ms, ` +
-          `${rawResult.errors} errors${rawResult.firstError ? ` (${rawResult.firstError})` : ''}`,
-      );
-    }
-    return judge(name, load.method, load.paths[0], appResult, rawResult, targets);
+    const rawResult = typeof raw === 'function' ? await measureRaw(name, raw, connections) : raw;
+    return {
+      ...judge(name, load.method, load.paths[0], appResult, rawResult, targets, rawGetResult),
+      troveRssMiB,
+    };
   };
 
   const listPath = (query: string): string =>
@@ -193,11 +253,12 @@ async function main(): Promise<void> {
   }));
 
   const results: ScenarioResult[] = [];
+  // Issue 12's targets: ratios to the raw prepared get of the same run.
   results.push(
     await measure(
       'list',
       { method: 'GET', paths: [listPath('')] },
-      { minRatio: 0.5, maxP99: 25 },
+      { minRawGetRatio: 0.069 },
       (): Promise<unknown> => pool.query(listSql, [session.groupId]),
     ),
   );
@@ -205,27 +266,40 @@ async function main(): Promise<void> {
     await measure(
       `list q=${SEARCH_WORD}`,
       { method: 'GET', paths: [listPath(`q=${SEARCH_WORD}`)] },
-      {},
+      { minRawGetRatio: 0.145 },
     ),
   );
+  for (const word of [RARE_WORD, COMMON_WORD]) {
+    results.push(
+      await measure(`list q=${word}`, { method: 'GET', paths: [listPath(`q=${word}`)] }, {}),
+    );
+  }
   results.push(
     await measure(
       `list tags=${seed.parentTag.name}`,
       { method: 'GET', paths: [listPath(`tags=${seed.parentTag.id}`)] },
-      {},
+      {
+        minRawGetRatio: 0.034,
+        // Judged at a million entities only.
+        ...(settings.entities >= LARGE_SIZE ? { maxP99: 500 } : {}),
+      },
     ),
   );
   results.push(
     await measure(
       'get',
       { method: 'GET', paths: fixtures.getIds.map((id) => `/api/v1/entities/${id}`) },
-      { minRatio: 0.5 },
+      { minRawGetRatio: 0.6 },
+      rawGetResult,
+    ),
+  );
+  results.push(
+    await measure(
+      'path',
+      { method: 'GET', paths: fixtures.deepIds.map((id) => `/api/v1/entities/${id}/path`) },
+      {},
       (n): Promise<unknown> =>
-        pool.query({
-          name: 'raw_get',
-          text: GET_STATEMENT,
-          values: [session.groupId, fixtures.getIds[n % fixtures.getIds.length]],
-        }),
+        rawPath(pool, session.groupId, fixtures.deepIds[n % fixtures.deepIds.length]),
     ),
   );
   results.push(await measure('tree', { method: 'GET', paths: ['/api/v1/entities/tree'] }, {}));
@@ -262,7 +336,7 @@ async function main(): Promise<void> {
         paths: ['/api/v1/entities'],
         bodies: createBodies.map((body) => JSON.stringify(body)),
       },
-      { minRatio: 0.35 },
+      { minRatio: 0.8 },
       async (n): Promise<unknown> => {
         const body = createBodies[n % createBodies.length];
         return rawCreate(pool, {
@@ -287,19 +361,53 @@ async function main(): Promise<void> {
       `download ${attachments.downloadMBps} MB/s (${attachments.downloadMs} ms)`,
   );
 
+  const watched = await memoryWatch.stop();
+  const memory: MemorySummary = {
+    startMiB: round1(watched.before),
+    sampledPeakMiB: round1(watched.sampledPeak),
+    highWaterMarkMiB: round1(watched.highWaterMark),
+    peakMiB: round1(watched.peak),
+    samples: watched.samples,
+    maxMB: MAX_RSS_MB,
+    met: (watched.peak * 1024 * 1024) / 1e6 < MAX_RSS_MB,
+  };
+
   const table = formatTable(results);
   const totalSeconds = (performance.now() - startedAt) / 1000;
   console.log(
-    `\nTrove ${config.build.version}, ${seed.entities} entities, ${database.kind} PostgreSQL ` +
+    `\nTrove ${troveVersion}, ${seed.entities} entities, ${database.kind} PostgreSQL ` +
       `${version[0].server_version}, Node ${process.version}, ${os.cpus().length} CPUs, ` +
       `${settings.connections} connections, ${settings.seconds} s per run\n`,
   );
-  console.log(table);
   console.log(
-    `\nattachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
+    `raw prepared get: ${rawGetResult.requestsPerSecond.toFixed(1)} req/s, ` +
+      `p99 ${rawGetResult.p99.toFixed(1)} ms (the "× raw get" of every line); RSS MiB: ` +
+      `Trove's highest sampled resident set during the scenario\n`,
+  );
+  console.log(table);
+  console.log(`\n${formatMemory(memory)}`);
+  console.log(
+    `attachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
       `download ${attachments.downloadMBps} MB/s`,
   );
-  await writeResults(RESULTS_FILE, {
+
+  const current = { settings: { entities: settings.entities }, scenarios: results };
+  let comparison: SizeComparison[] = [];
+  if (settings.entities === LARGE_SIZE || settings.entities === SMALL_SIZE) {
+    const otherSize = settings.entities === LARGE_SIZE ? SMALL_SIZE : LARGE_SIZE;
+    const other = await readResults(resultsOfSize(otherSize));
+    if (other) {
+      comparison =
+        otherSize === SMALL_SIZE
+          ? compareSizes(other, current, MIN_LARGE_SHARE)
+          : compareSizes(current, other, MIN_LARGE_SHARE);
+      console.log(
+        `\n${formatComparison(comparison)}\n(the ${otherSize} run: bench/results-${otherSize}.json of ${other.date})`,
+      );
+    }
+  }
+
+  const output = {
     date: new Date().toISOString(),
     node: process.version,
     platform: `${os.platform()} ${os.arch()}, ${os.cpus().length} CPUs`,
@@ -322,20 +430,32 @@ async function main(): Promise<void> {
       entityTags: seed.entityTags,
       entityFields: seed.entityFields,
       seedSeconds: Number(seed.seconds.toFixed(1)),
-      search: { q: SEARCH_WORD, matches: fixtures.searchMatches },
+      search: Object.entries(fixtures.searches).map(([q, matches]) => ({ q, matches })),
       tagFilter: {
         tag: seed.parentTag.name,
         expandsTo: seed.parentTag.expandsTo,
         matches: fixtures.tagMatches,
       },
     },
+    rawGet: rawGetResult,
     scenarios: results,
+    memory,
+    sizeComparison: comparison,
     attachments,
-    allTargetsMet: results.every((result) => result.missed.length === 0),
+    allTargetsMet:
+      results.every((result) => result.missed.length === 0) &&
+      memory.met &&
+      comparison.every((row) => row.met),
     totalSeconds: Number(totalSeconds.toFixed(1)),
-  });
-  progress(`results written to bench/results.json; shutting down`);
+  };
+  await writeResults(RESULTS_FILE, output);
+  await writeResults(resultsOfSize(settings.entities), output);
+  progress(
+    `results written to bench/results.json and bench/results-${settings.entities}.json; shutting down`,
+  );
 }
+
+const round1 = (value: number): number => Math.round(value * 10) / 10;
 
 /**
  * Waits until the app has no query left running (autocannon stops without waiting for the
@@ -355,7 +475,10 @@ async function settle(pool: pg.Pool): Promise<void> {
 
 interface Fixtures {
   getIds: string[];
-  searchMatches: number;
+  /** Items inside items: the deepest entities, at the end of the longest paths. */
+  deepIds: string[];
+  /** Each searched word and the total of its list. */
+  searches: Record<string, number>;
   tagMatches: number;
 }
 
@@ -371,24 +494,25 @@ async function prepareFixtures(
      ORDER BY md5(id::text) LIMIT ${GET_IDS}`,
     [session.groupId, itemTypeId],
   );
+  const { rows: deep } = await pool.query<{ id: string }>(
+    `SELECT e.id FROM entities e JOIN entities p ON p.id = e.parent_id
+     WHERE e.group_id = $1 AND p.entity_type_id = $2
+     ORDER BY md5(e.id::text) LIMIT ${GET_IDS}`,
+    [session.groupId, itemTypeId],
+  );
+  if (rows.length === 0 || deep.length === 0) throw new Error('the inventory is too small');
   type Page = { total: number };
-  const search = await getJson<Page>(
-    baseUrl,
-    session,
-    `/api/v1/entities?q=${SEARCH_WORD}&page=1&pageSize=1`,
-  );
-  const tagged = await getJson<Page>(
-    baseUrl,
-    session,
-    `/api/v1/entities?tags=${parentTagId}&page=1&pageSize=1`,
-  );
-  progress(
-    `q=${SEARCH_WORD} matches ${search.total} items; the tag filter matches ${tagged.total}`,
-  );
+  const total = async (query: string): Promise<number> =>
+    (await getJson<Page>(baseUrl, session, `/api/v1/entities?${query}&page=1&pageSize=1`)).total;
+  const searches: Record<string, number> = {};
+  for (const word of [SEARCH_WORD, RARE_WORD, COMMON_WORD]) {
+    searches[word] = await total(`q=${word}`);
+  }
   return {
     getIds: rows.map((row) => row.id),
-    searchMatches: search.total,
-    tagMatches: tagged.total,
+    deepIds: deep.map((row) => row.id),
+    searches,
+    tagMatches: await total(`tags=${parentTagId}`),
   };
 }
 
@@ -398,6 +522,7 @@ async function checkRawMatchesApp(
   baseUrl: string,
   session: BenchSession,
   entityId: string,
+  deepId: string,
 ): Promise<void> {
   const page = await getJson<{ total: number; items: { id: string; tags: unknown[] }[] }>(
     baseUrl,
@@ -434,6 +559,18 @@ async function checkRawMatchesApp(
     self.fields.length !== entity.fields.length
   ) {
     throw new Error('the raw get SQL does not return the entity the app returns');
+  }
+  const trail = await getJson<{ id: string }[]>(
+    baseUrl,
+    session,
+    `/api/v1/entities/${deepId}/path`,
+  );
+  const { rows: rawTrail } = await pool.query<{ id: string }>(PATH_STATEMENT, [
+    session.groupId,
+    deepId,
+  ]);
+  if (rawTrail.map((row) => row.id).join() !== trail.map((step) => step.id).join()) {
+    throw new Error('the raw path SQL does not return the path the app returns');
   }
 }
 

@@ -3,12 +3,15 @@ import {
   ADJECTIVES,
   BRANDS,
   COLOURS,
+  COMMON_WORD,
+  COMMON_WORD_MATCHES,
   CONTAINERS,
   FIELD_NAMES,
   FLAT_TAGS,
   LEAF_KINDS,
   NOUNS,
   PEOPLE,
+  RARE_WORD,
   REMARKS,
   ROOM_KINDS,
   TAG_COLOURS,
@@ -185,12 +188,33 @@ export async function seedInventory(pool: pg.Pool, plan: SeedPlan): Promise<Seed
     const parent = `CASE WHEN ${mix('a', 27)} % 100 = 0 THEN NULL
       WHEN ${mix('a', 27)} % 10 = 1 THEN ${parentIn(4, containers, 28)}
       ELSE ${parentIn(3, leaves, 29)} END`;
+    // Progress about ten times, however many batches.
+    let reported = done;
     while (done < toAdd) {
       const count = Math.min(BATCH, toAdd - done);
       await insertEntities(count, plan.itemTypeId, itemColumns(parent, name), words);
       done += count;
-      plan.progress(`  ${done}/${toAdd} entities (${elapsed()})`);
+      if (done - reported >= toAdd / 10 || done === toAdd) {
+        plan.progress(`  ${done}/${toAdd} entities (${elapsed()})`);
+        reported = done;
+      }
     }
+
+    // The searched words: chosen among this seed's items by a hash of the asset id.
+    const planted = (salt: number, limit: number): string =>
+      `id IN (SELECT id FROM entities WHERE group_id = $1 AND entity_type_id = $2
+         AND NOT archived AND asset_id > $3 ORDER BY ${mix('asset_id', salt)}, asset_id
+         LIMIT ${limit})`;
+    await query(
+      `UPDATE entities SET description = description || ' ' || $4 WHERE ${planted(60, COMMON_WORD_MATCHES)}`,
+      [plan.groupId, plan.itemTypeId, before[0].top, COMMON_WORD],
+    );
+    await query(`UPDATE entities SET name = name || ' ' || $4 WHERE ${planted(61, 1)}`, [
+      plan.groupId,
+      plan.itemTypeId,
+      before[0].top,
+      RARE_WORD,
+    ]);
 
     const { rows: leafRows } = await query<{ id: string }>(
       'SELECT id FROM bench_parents WHERE level = 3 ORDER BY n LIMIT 200',

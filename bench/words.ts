@@ -129,6 +129,15 @@ export const BRANDS = BRAND_HEADS.flatMap((head) => BRAND_TAILS.map((tail) => he
 /** The `q` of the search scenario: one manufacturer, so it matches a few hundred items. */
 export const SEARCH_WORD = BRANDS[0];
 
+/**
+ * Words in no other seeded text, planted by the seed whatever the inventory's size: the rare
+ * one in the name of one item, the common one in the descriptions of `COMMON_WORD_MATCHES`
+ * items (fewer only when the inventory has fewer items); all of them are not archived.
+ */
+export const RARE_WORD = 'Yelvorant';
+export const COMMON_WORD = 'Quillaby';
+export const COMMON_WORD_MATCHES = 3000;
+
 export const COLOURS = [
   'black',
   'white',
