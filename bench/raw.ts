@@ -51,13 +51,20 @@ export interface RawFilter {
 }
 
 /** The first page of the default list: items, not archived, by name. */
-export const ITEMS_FILTER = 'e.group_id = $1 AND NOT t.is_location AND NOT e.archived';
+const ITEMS_FILTER = 'e.group_id = $1 AND NOT t.is_location AND NOT e.archived';
+
+/** How many entities pass ITEMS_FILTER: the counts PostgreSQL keeps (entity_counts). */
+const ITEMS_TOTAL = `(SELECT coalesce(sum(c.entities), 0)::int FROM entity_counts c
+  JOIN entity_types t ON t.id = c.entity_type_id
+  WHERE c.group_id = $1 AND NOT t.is_location AND NOT c.archived)`;
 
 /**
- * One statement: the total, the page (by name) and the view of every entity on it and of all
- * their ancestors; `position` orders the page, ancestors have none.
+ * One statement: the total (from the maintained counts, as Trove reads it for the unfiltered
+ * list), the page (by name) and the view of every entity on it and of all their ancestors;
+ * `position` orders the page, ancestors have none.
  */
-export function listStatement(where: string, pageSize: number, offset: number): string {
+export function listStatement(pageSize: number, offset: number): string {
+  const where = ITEMS_FILTER;
   return `WITH RECURSIVE seed AS (
       SELECT id, parent_id, row_number() OVER () AS position FROM (
         SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
@@ -65,9 +72,7 @@ export function listStatement(where: string, pageSize: number, offset: number): 
       ) page
     ),
     ${CHAIN}
-    SELECT seed.position,
-      (SELECT count(*)::int FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-         WHERE ${where}) AS total,
+    SELECT seed.position, ${ITEMS_TOTAL} AS total,
       ${ENTITY_VIEW}
     FROM (SELECT DISTINCT id FROM chain) shown
     JOIN entities e ON e.id = shown.id ${VIEW_JOINS}

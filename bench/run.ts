@@ -9,7 +9,6 @@ import { runHttpLoad, type HttpLoad } from './load.js';
 import {
   GET_STATEMENT,
   GROUP_TOTALS,
-  ITEMS_FILTER,
   LOCATION_TOTALS,
   PATH_STATEMENT,
   TAG_TOTALS,
@@ -245,7 +244,7 @@ async function main(): Promise<void> {
 
   const listPath = (query: string): string =>
     `/api/v1/entities?${query ? `${query}&` : ''}page=1&pageSize=${PAGE_SIZE}`;
-  const listSql = listStatement(ITEMS_FILTER, PAGE_SIZE, 0);
+  const listSql = listStatement(PAGE_SIZE, 0);
   const createBodies = Array.from({ length: 64 }, (_, k) => ({
     name: `Bench item ${k}`,
     parentId: seed.leafLocationIds[k % seed.leafLocationIds.length],
@@ -530,7 +529,7 @@ async function checkRawMatchesApp(
     `/api/v1/entities?page=1&pageSize=${PAGE_SIZE}`,
   );
   const { rows: listed } = await pool.query<{ id: string; position: string | null; total: number }>(
-    listStatement(ITEMS_FILTER, PAGE_SIZE, 0),
+    listStatement(PAGE_SIZE, 0),
     [session.groupId],
   );
   const rawIds = listed.filter((row) => row.position !== null).map((row) => row.id);
