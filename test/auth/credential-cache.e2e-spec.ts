@@ -93,6 +93,7 @@ describe('verified credentials cached by each instance', () => {
   let a: TestApp;
   let b: TestApp;
   let listenerOfB: number;
+  const noticesOfB: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -104,6 +105,10 @@ describe('verified credentials cached by each instance', () => {
     await waitUntil(() => subscribed(b));
     await waitUntil(async () => (await listenerPids(a)).length === 2);
     listenerOfB = (await listenerPids(a)).find((pid) => pid !== listenerOfA)!;
+    // Called after the cache's own handler, registered when B started.
+    b.app
+      .get(DatabaseNotifications)
+      .listen(CREDENTIALS_CHANNEL, (userId) => noticesOfB.push(userId));
   });
   afterAll(async () => {
     await b?.close();
@@ -119,6 +124,16 @@ describe('verified credentials cached by each instance', () => {
       .send({ name: 'Cordless drill' })
       .expect(201);
     return (created.body as { id: string }).id;
+  };
+
+  /**
+   * Makes a revocation through A and waits until B has received the notices naming the users:
+   * a notice reaches B asynchronously, a moment after the revoking transaction commits.
+   */
+  const revoke = async (revocation: PromiseLike<unknown>, ...userIds: string[]): Promise<void> => {
+    const from = noticesOfB.length;
+    await revocation;
+    await waitUntil(() => userIds.every((id) => noticesOfB.slice(from).includes(id)));
   };
 
   /** Statements each of B's requests sent, while `work` runs. */
@@ -194,7 +209,10 @@ describe('verified credentials cached by each instance', () => {
     const owner = await signUp(a, { name: 'Ada' });
     const path = `/api/v1/entities/${await createEntity(owner)}`;
     await warm(owner.authorization, path);
-    await a.http.post('/api/v1/users/logout').set('Authorization', owner.authorization).expect(204);
+    await revoke(
+      a.http.post('/api/v1/users/logout').set('Authorization', owner.authorization).expect(204),
+      owner.id,
+    );
     await b.http.get(path).set('Authorization', owner.authorization).expect(401);
   });
 
@@ -204,10 +222,10 @@ describe('verified credentials cached by each instance', () => {
     const path = `/api/v1/entities/${await createEntity(owner)}`;
     await warm(owner.authorization, path);
     await warm(other.authorization, path);
-    await a.http
-      .post('/api/v1/users/logout/all')
-      .set('Authorization', owner.authorization)
-      .expect(204);
+    await revoke(
+      a.http.post('/api/v1/users/logout/all').set('Authorization', owner.authorization).expect(204),
+      owner.id,
+    );
     await b.http.get(path).set('Authorization', owner.authorization).expect(401);
     await b.http.get(path).set('Authorization', other.authorization).expect(401);
   });
@@ -218,11 +236,14 @@ describe('verified credentials cached by each instance', () => {
     const path = `/api/v1/entities/${await createEntity(owner)}`;
     await warm(other.authorization, path);
     await warm(owner.authorization, path);
-    await a.http
-      .put('/api/v1/users/change-password')
-      .set('Authorization', owner.authorization)
-      .send({ current: 'old password', new: 'new password' })
-      .expect(204);
+    await revoke(
+      a.http
+        .put('/api/v1/users/change-password')
+        .set('Authorization', owner.authorization)
+        .send({ current: 'old password', new: 'new password' })
+        .expect(204),
+      owner.id,
+    );
     await b.http.get(path).set('Authorization', other.authorization).expect(401);
     await b.http.get(path).set('Authorization', owner.authorization).expect(200);
   });
@@ -238,7 +259,10 @@ describe('verified credentials cached by each instance', () => {
     const apiKey = (key.body as { token: string }).token;
     await warm(owner.authorization, path);
     await warm(apiKey, path);
-    await a.http.delete('/api/v1/users/self').set('Authorization', owner.authorization).expect(204);
+    await revoke(
+      a.http.delete('/api/v1/users/self').set('Authorization', owner.authorization).expect(204),
+      owner.id,
+    );
     await b.http.get(path).set('Authorization', owner.authorization).expect(401);
     await b.http.get(path).set('Authorization', apiKey).expect(401);
   });
@@ -253,10 +277,13 @@ describe('verified credentials cached by each instance', () => {
       .expect(201);
     const { id, token } = key.body as { id: string; token: string };
     await warm(token, path);
-    await a.http
-      .delete(`/api/v1/users/self/api-keys/${id}`)
-      .set('Authorization', owner.authorization)
-      .expect(204);
+    await revoke(
+      a.http
+        .delete(`/api/v1/users/self/api-keys/${id}`)
+        .set('Authorization', owner.authorization)
+        .expect(204),
+      owner.id,
+    );
     await b.http.get(path).set('Authorization', token).expect(401);
   });
 
@@ -274,15 +301,21 @@ describe('verified credentials cached by each instance', () => {
       .send({ name: 'Allowed' })
       .expect(201);
 
-    await a.http
-      .delete(`/api/v1/groups/members/${member.id}`)
-      .set('Authorization', owner.authorization)
-      .expect(204);
-    await a.http
-      .put(`/api/v1/groups/members/${demoted.id}`)
-      .set('Authorization', owner.authorization)
-      .send({ role: 'viewer' })
-      .expect(200);
+    await revoke(
+      a.http
+        .delete(`/api/v1/groups/members/${member.id}`)
+        .set('Authorization', owner.authorization)
+        .expect(204),
+      member.id,
+    );
+    await revoke(
+      a.http
+        .put(`/api/v1/groups/members/${demoted.id}`)
+        .set('Authorization', owner.authorization)
+        .send({ role: 'viewer' })
+        .expect(200),
+      demoted.id,
+    );
 
     await b.http.get(path).set('Authorization', member.authorization).expect(403);
     await b.http
@@ -324,7 +357,10 @@ describe('verified credentials cached by each instance', () => {
     // Once it listens again, the cache serves and revocations reach it again.
     const again = await signIn(a, owner.email, owner.password);
     await warm(again.authorization, path);
-    await a.http.post('/api/v1/users/logout').set('Authorization', again.authorization).expect(204);
+    await revoke(
+      a.http.post('/api/v1/users/logout').set('Authorization', again.authorization).expect(204),
+      owner.id,
+    );
     await b.http.get(path).set('Authorization', again.authorization).expect(401);
   });
 });
