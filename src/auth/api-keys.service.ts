@@ -70,6 +70,7 @@ export class ApiKeysService {
   async remove(caller: AuthIdentity, id: string): Promise<void> {
     if (!(await this.keys.deleteOwn(caller.id, id)))
       throw new NotFoundException(`API key ${id} not found`);
+    this.verified.forgetCredential(id);
   }
 
   /**

@@ -45,6 +45,7 @@ import { VerifiedCredentials } from './verified-credentials.js';
     { provide: APP_GUARD, useClass: GroupAccessGuard },
   ],
   exports: [
+    VerifiedCredentials,
     SessionsService,
     UpgradeAuthenticationService,
     PasswordsService,

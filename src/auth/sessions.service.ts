@@ -167,10 +167,12 @@ export class SessionsService {
 
   async revoke(tokenId: string): Promise<void> {
     await this.sessions.delete(tokenId);
+    this.verified.forgetCredential(tokenId);
   }
 
   /** Revokes every session and attachment token of the user, except those listed. */
   async revokeAllForUser(userId: string, except: string[] = []): Promise<void> {
     await this.sessions.deleteAllForUser(userId, except);
+    this.verified.forgetUser(userId);
   }
 }

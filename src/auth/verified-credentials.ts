@@ -108,11 +108,25 @@ export class VerifiedCredentials implements OnModuleInit {
     keys.add(key);
   }
 
-  /** Drops every cached answer of the user. */
+  /**
+   * Drops every cached answer of the user. The database's notice does so on every instance once
+   * the change commits; the instance that makes the change calls this too, so that its own next
+   * request does not wait for the notice.
+   */
   forgetUser(userId: string): void {
     this.generation += 1;
     for (const key of this.keysByUser.get(userId) ?? []) this.entries.delete(key);
     this.keysByUser.delete(userId);
+  }
+
+  /** Drops the cached answers of one token or API key (see `forgetUser`). */
+  forgetCredential(credentialId: string): void {
+    this.generation += 1;
+    for (const [key, entry] of this.entries) {
+      if (entry.credentialId !== credentialId) continue;
+      this.entries.delete(key);
+      this.unindex(key, entry.userId);
+    }
   }
 
   /** How many answers are cached. */

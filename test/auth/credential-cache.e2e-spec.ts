@@ -330,6 +330,35 @@ describe('verified credentials cached by each instance', () => {
       .expect(403);
   });
 
+  it('ends access on the revoking instance itself before its notice arrives', async () => {
+    const owner = await signUp(a, { name: 'Ada' });
+    const member = await signUpMember(a, owner);
+    const key = await a.http
+      .post('/api/v1/users/self/api-keys')
+      .set('Authorization', owner.authorization)
+      .send({ name: 'script' })
+      .expect(201);
+    const { id: keyId, token: apiKey } = key.body as { id: string; token: string };
+    const path = `/api/v1/entities/${await createEntity(owner)}`;
+    await warm(owner.authorization, path);
+    await warm(member.authorization, path);
+    await warm(apiKey, path);
+
+    await b.http.post('/api/v1/users/logout').set('Authorization', owner.authorization).expect(204);
+    await b.http.get(path).set('Authorization', owner.authorization).expect(401);
+    const again = await signIn(b, owner.email, owner.password);
+    await b.http
+      .delete(`/api/v1/groups/members/${member.id}`)
+      .set('Authorization', again.authorization)
+      .expect(204);
+    await b.http.get(path).set('Authorization', member.authorization).expect(403);
+    await b.http
+      .delete(`/api/v1/users/self/api-keys/${keyId}`)
+      .set('Authorization', again.authorization)
+      .expect(204);
+    await b.http.get(path).set('Authorization', apiKey).expect(401);
+  });
+
   it('honours a revocation committed while its listening connection was down', async () => {
     const owner = await signUp(a, { name: 'Ada' });
     const path = `/api/v1/entities/${await createEntity(owner)}`;
