@@ -8,6 +8,7 @@ import type { AuthIdentity } from './auth-user.js';
 import type { ApiKeyCreatedDto, ApiKeyDto, CreateApiKeyDto } from './dto/api-key.dto.js';
 import { IdentityRepository } from './identity.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
+import { credentialKey, VerifiedCredentials } from './verified-credentials.js';
 
 export const API_KEY_PREFIX = 'trove_';
 const API_KEY_PEPPER = 'api-key-pepper';
@@ -33,6 +34,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeyRepository,
     private readonly secrets: ServerSecretsService,
     private readonly identities: IdentityRepository,
+    private readonly verified: VerifiedCredentials,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -68,18 +70,39 @@ export class ApiKeysService {
   async remove(caller: AuthIdentity, id: string): Promise<void> {
     if (!(await this.keys.deleteOwn(caller.id, id)))
       throw new NotFoundException(`API key ${id} not found`);
+    this.verified.forgetCredential(id);
   }
 
-  /** The identity an API key stands for, or undefined for an unknown or expired key. */
+  /**
+   * The identity an API key stands for, or undefined for an unknown or expired key; an answer
+   * verified before is taken from `VerifiedCredentials` (see `SessionsService.identify`).
+   */
   async identify(key: string, tenant: string | undefined): Promise<AuthIdentity | undefined> {
-    const stored = await this.identities.findByApiKeyHash(await this.hash(key), tenant);
-    if (!stored) return undefined;
-    await this.keys.touch(stored.keyId, new Date(Date.now() - LAST_USED_PRECISION_MS));
+    const hash = await this.hash(key);
+    const cacheKey = credentialKey(hash, tenant);
+    let verified = this.verified.get(cacheKey);
+    if (!verified) {
+      const ticket = this.verified.ticket();
+      const stored = await this.identities.findByApiKeyHash(hash, tenant);
+      if (!stored) return undefined;
+      verified = {
+        userId: stored.userId,
+        credentialId: stored.keyId,
+        roles: ['user'],
+        tenant: stored.tenant,
+        expiresAt: stored.expiresAt,
+      };
+      this.verified.keep(ticket, cacheKey, verified);
+    }
+    if ((verified.touchedAt ?? 0) <= Date.now() - LAST_USED_PRECISION_MS) {
+      await this.keys.touch(verified.credentialId, new Date(Date.now() - LAST_USED_PRECISION_MS));
+      verified.touchedAt = Date.now();
+    }
     return {
-      id: stored.userId,
-      credential: { kind: 'apiKey', keyId: stored.keyId },
+      id: verified.userId,
+      credential: { kind: 'apiKey', keyId: verified.credentialId },
       tokenRoles: ['user'],
-      tenant: stored.tenant,
+      tenant: verified.tenant && { ...verified.tenant },
     };
   }
 }

@@ -17,6 +17,7 @@ import { ServerSecretsService } from './server-secrets.service.js';
 import { SessionRepository } from './session.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { UpgradeAuthenticationService } from './upgrade-authentication.service.js';
+import { VerifiedCredentials } from './verified-credentials.js';
 
 /**
  * Tokens, API keys, passwords and sign-in throttling, and the two global guards: every route is
@@ -33,6 +34,7 @@ import { UpgradeAuthenticationService } from './upgrade-authentication.service.j
     SessionRepository,
     LoginAttemptRepository,
     ServerSecretRepository,
+    VerifiedCredentials,
     SessionsService,
     ApiKeysService,
     LoginThrottleService,
@@ -43,6 +45,7 @@ import { UpgradeAuthenticationService } from './upgrade-authentication.service.j
     { provide: APP_GUARD, useClass: GroupAccessGuard },
   ],
   exports: [
+    VerifiedCredentials,
     SessionsService,
     UpgradeAuthenticationService,
     PasswordsService,

@@ -22,6 +22,7 @@ export function requestedTenant(request: Request): string | undefined {
 interface IdentityRow {
   user_id: string;
   secret_hash: Buffer;
+  expires_at: Date | null;
   roles: AuthRole[];
   group_id: string | null;
   group_role: GroupRole | null;
@@ -30,6 +31,8 @@ interface IdentityRow {
 export interface StoredIdentity {
   userId: string;
   secretHash: Buffer;
+  /** Null for an API key that never expires. */
+  expiresAt: Date | null;
   roles: AuthRole[];
   tenant: Tenant | null;
 }
@@ -74,6 +77,7 @@ export class IdentityRepository {
     return {
       userId: row.user_id,
       secretHash: row.secret_hash,
+      expiresAt: row.expires_at,
       roles: row.roles,
       tenant:
         row.group_id && row.group_role ? { groupId: row.group_id, role: row.group_role } : null,

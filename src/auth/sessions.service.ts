@@ -8,6 +8,11 @@ import type { AuthIdentity } from './auth-user.js';
 import { IdentityRepository } from './identity.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
 import { SessionRepository } from './session.repository.js';
+import {
+  credentialKey,
+  VerifiedCredentials,
+  type VerifiedCredential,
+} from './verified-credentials.js';
 
 export const TOKEN_ISSUER = 'trove';
 export const TOKEN_SIGNING_KEY = 'token-signing-key';
@@ -29,6 +34,19 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
+/** A verified session or attachment token as the caller sees it (a fresh object each time). */
+function toIdentity(verified: VerifiedCredential): AuthIdentity {
+  const tokenId = verified.credentialId;
+  return {
+    id: verified.userId,
+    credential: verified.roles.includes('user')
+      ? { kind: 'session', tokenId }
+      : { kind: 'attachment', tokenId },
+    tokenRoles: [...verified.roles],
+    tenant: verified.tenant && { ...verified.tenant },
+  };
+}
+
 /**
  * Sign-in sessions: each is a signed JWT naming a stored `auth_tokens` row that holds the
  * token's SHA-256, so deleting the row revokes the token at once. A session comes with an
@@ -42,6 +60,7 @@ export class SessionsService {
     private readonly sessions: SessionRepository,
     private readonly secrets: ServerSecretsService,
     private readonly identities: IdentityRepository,
+    private readonly verified: VerifiedCredentials,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -89,28 +108,37 @@ export class SessionsService {
 
   /**
    * The identity behind a token whose signature and expiry passport-jwt has checked: the stored
-   * row must still exist, be unexpired and hold this token's hash.
+   * row must still exist, be unexpired and hold this token's hash. An answer verified before is
+   * taken from `VerifiedCredentials`, which forgets it when any instance revokes the token.
    */
   async identify(
     claims: TokenClaims,
     rawToken: string,
     tenant: string | undefined,
   ): Promise<AuthIdentity | undefined> {
+    const hash = sha256(rawToken);
+    const key = credentialKey(hash, tenant);
+    const cached = this.verified.get(key);
+    if (cached) {
+      return cached.userId === claims.sub && cached.credentialId === claims.jti
+        ? toIdentity(cached)
+        : undefined;
+    }
+    const ticket = this.verified.ticket();
     const stored = await this.identities.findBySessionToken(claims.jti, tenant);
     if (!stored || stored.userId !== claims.sub) return undefined;
-    const hash = sha256(rawToken);
     if (stored.secretHash.length !== hash.length || !timingSafeEqual(stored.secretHash, hash)) {
       return undefined;
     }
-    const attachmentOnly = !stored.roles.includes('user');
-    return {
-      id: stored.userId,
-      credential: attachmentOnly
-        ? { kind: 'attachment', tokenId: claims.jti }
-        : { kind: 'session', tokenId: claims.jti },
-      tokenRoles: stored.roles,
+    const verified: VerifiedCredential = {
+      userId: stored.userId,
+      credentialId: claims.jti,
+      roles: stored.roles,
       tenant: stored.tenant,
+      expiresAt: stored.expiresAt,
     };
+    this.verified.keep(ticket, key, verified);
+    return toIdentity(verified);
   }
 
   /**
@@ -139,10 +167,12 @@ export class SessionsService {
 
   async revoke(tokenId: string): Promise<void> {
     await this.sessions.delete(tokenId);
+    this.verified.forgetCredential(tokenId);
   }
 
   /** Revokes every session and attachment token of the user, except those listed. */
   async revokeAllForUser(userId: string, except: string[] = []): Promise<void> {
     await this.sessions.deleteAllForUser(userId, except);
+    this.verified.forgetUser(userId);
   }
 }

@@ -65,6 +65,7 @@ export interface TroveConfig {
       baseBackoffMs: number;
       maxBackoffMs: number;
     };
+    credentialCacheSize: number;
   };
   build: { version: string; commit: string; buildTime: string };
   oidc: {
@@ -213,6 +214,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
         baseBackoffMs: env.TROVE_AUTH_RATE_LIMIT_BASE_BACKOFF * 1000,
         maxBackoffMs: env.TROVE_AUTH_RATE_LIMIT_MAX_BACKOFF * 1000,
       },
+      credentialCacheSize: env.TROVE_AUTH_CREDENTIAL_CACHE_SIZE,
     },
     build: {
       version: packageVersion(),

@@ -267,6 +267,13 @@ export class EnvironmentVariables {
   @Max(86400)
   TROVE_AUTH_RATE_LIMIT_MAX_BACKOFF = 300;
 
+  /** Verified credentials each instance caches, so a request needs no credential query; 0 turns the cache off. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(1000000)
+  TROVE_AUTH_CREDENTIAL_CACHE_SIZE = 10000;
+
   // --- Attachments ------------------------------------------------------------------------
 
   /** Where attachment files live: `local` (under TROVE_DATA_DIR) or `s3` (an S3-compatible store). */

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
+import { VerifiedCredentials } from '../auth/verified-credentials.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
 import { StoredFilesService } from '../attachments/stored-files.service.js';
@@ -39,6 +40,7 @@ export class GroupsService {
     private readonly currencies: CurrenciesService,
     private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
+    private readonly verified: VerifiedCredentials,
   ) {}
 
   /** The row of a group, for another module's stored views (read in the unit of work). */
@@ -144,6 +146,7 @@ export class GroupsService {
     const members = await this.groups.countMembers(user.groupId);
     if (members <= 1) throw new BadRequestException('cannot remove the last member of a group');
     await this.groups.deleteMembership(membership.id);
+    this.verified.forgetUser(memberId);
     await this.repairDefaultGroup(memberId);
     await this.changes.publish(user.groupId, 'user.mutation');
   }
@@ -158,6 +161,7 @@ export class GroupsService {
     }
     membership.role = role;
     await this.groups.saveMembership(membership);
+    this.verified.forgetUser(memberId);
     await this.changes.publish(user.groupId, 'user.mutation');
     const [member] = await this.toMembers([membership]);
     return member;

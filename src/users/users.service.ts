@@ -13,6 +13,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity } from '../auth/auth-user.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
+import { VerifiedCredentials } from '../auth/verified-credentials.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import { nestsDeeperThan } from '../common/validation/json-depth.js';
 import type { TroveConfig } from '../config/configuration.js';
@@ -51,6 +52,7 @@ export class UsersService {
     private readonly users: UserRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
+    private readonly verified: VerifiedCredentials,
     // The groups module sets its members' default group here: each resolves the other late.
     @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
     private readonly invitations: GroupInvitationsService,
@@ -159,6 +161,7 @@ export class UsersService {
     if (this.options.demo) throw new ForbiddenException('not allowed in demo mode');
     const groupIds = await this.groupIdsOf(caller.id);
     await this.users.delete(caller.id);
+    this.verified.forgetUser(caller.id);
     await this.announce(groupIds);
   }
 

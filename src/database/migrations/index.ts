@@ -13,6 +13,7 @@ import { EncryptNotifierUrls1795219800000 } from './1795219800000-EncryptNotifie
 import { CreatePasswordResets1795219860000 } from './1795219860000-CreatePasswordResets.js';
 import { CreateReminderRuns1795219920000 } from './1795219920000-CreateReminderRuns.js';
 import { CreateGroupExports1795220100000 } from './1795220100000-CreateGroupExports.js';
+import { NotifyCredentialChanges1795220280000 } from './1795220280000-NotifyCredentialChanges.js';
 import { MaintainEntityCounts1795220340000 } from './1795220340000-MaintainEntityCounts.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
@@ -31,5 +32,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CreatePasswordResets1795219860000,
   CreateReminderRuns1795219920000,
   CreateGroupExports1795220100000,
+  NotifyCredentialChanges1795220280000,
   MaintainEntityCounts1795220340000,
 ];
