@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
-import sharp from 'sharp';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { JobQueue } from '../jobs/job-queue.js';
@@ -12,6 +11,7 @@ import { AttachmentRepository } from './attachment.repository.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
 import { TITLE_MAX_LENGTH } from './file-name.js';
 import { ChangeEvents } from '../events/change-events.service.js';
+import { sharpModule } from '../common/modules/on-first-use.js';
 
 /** Photo formats a thumbnail is made of (what sharp reads). */
 export const THUMBNAIL_SOURCE_TYPES = new Set([
@@ -154,6 +154,7 @@ export class ThumbnailsService implements OnModuleInit {
   /** The WebP thumbnail of a stored image, upright and within the configured box. */
   private async render(key: string): Promise<Buffer> {
     const { width, height } = this.config.get('thumbnails', { infer: true });
+    const sharp = await sharpModule();
     const { body } = await this.storage.get(key);
     const transformer = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate()

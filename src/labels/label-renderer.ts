@@ -1,4 +1,5 @@
-import sharp, { type OverlayOptions } from 'sharp';
+import type { OverlayOptions } from 'sharp';
+import { sharpModule } from '../common/modules/on-first-use.js';
 import { BOLD_FONT_FILE, FONT_FAMILY, REGULAR_FONT_FILE } from './label-fonts.js';
 import { qrMatrix, qrPng } from './qr-code.js';
 
@@ -53,6 +54,7 @@ export async function renderLabel(content: LabelContent, geometry: LabelGeometry
   const modules = matrix.size + 2 * LABEL_QUIET_ZONE;
   let qr = await qrPng(matrix, Math.max(1, Math.floor(box / modules)), LABEL_QUIET_ZONE);
   let qrSide = Math.max(1, Math.floor(box / modules)) * modules;
+  const sharp = await sharpModule();
   if (qrSide > box) {
     qr = await sharp(qr).resize(box, box, { kernel: 'nearest' }).png().toBuffer();
     qrSide = box;
@@ -183,6 +185,7 @@ let fontsLoaded: Promise<void> | undefined;
  */
 function loadFonts(): Promise<void> {
   fontsLoaded ??= (async () => {
+    const sharp = await sharpModule();
     for (const fontfile of [BOLD_FONT_FILE, REGULAR_FONT_FILE]) {
       await sharp({ text: { text: 'x', font: FONT_FAMILY, fontfile } })
         .png()
@@ -201,6 +204,7 @@ function loadFonts(): Promise<void> {
  */
 async function renderText(markup: string, wrapWidth?: number): Promise<TextImage | undefined> {
   await loadFonts();
+  const sharp = await sharpModule();
   try {
     const { data, info } = await sharp({
       text: {

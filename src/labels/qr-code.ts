@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import sharp from 'sharp';
+import { sharpModule } from '../common/modules/on-first-use.js';
 
 /** The data does not fit in the largest QR code at error-correction level M. */
 export class QrDataTooLongError extends Error {}
@@ -37,6 +37,7 @@ export async function qrPng(matrix: QrMatrix, scale: number, quietZone: number):
         pixels.fill(0, y * side + left, y * side + left + scale);
     }
   }
+  const sharp = await sharpModule();
   return sharp(pixels, { raw: { width: side, height: side, channels: 1 } })
     .png()
     .toBuffer();

@@ -10,8 +10,8 @@ const settings = (env: Record<string, string> = {}): MailSettings =>
   }).mail;
 
 /** What nodemailer's SMTP transport was given. */
-const optionsOf = (mail: MailSettings): Record<string, unknown> =>
-  (createMailTransport(mail).transporter as unknown as { options: Record<string, unknown> })
+const optionsOf = async (mail: MailSettings): Promise<Record<string, unknown>> =>
+  ((await createMailTransport(mail)).transporter as unknown as { options: Record<string, unknown> })
     .options;
 
 describe('mail settings', () => {
@@ -41,8 +41,8 @@ describe('mail settings', () => {
 });
 
 describe('createMailTransport', () => {
-  it('requires STARTTLS by default and authenticates only with a user name', () => {
-    expect(optionsOf(settings())).toMatchObject({
+  it('requires STARTTLS by default and authenticates only with a user name', async () => {
+    expect(await optionsOf(settings())).toMatchObject({
       host: 'smtp.example.com',
       port: 587,
       secure: false,
@@ -52,16 +52,18 @@ describe('createMailTransport', () => {
       auth: undefined,
     });
     expect(
-      optionsOf(settings({ TROVE_MAILER_USERNAME: 'trove', TROVE_MAILER_PASSWORD: 'secret' })),
+      await optionsOf(
+        settings({ TROVE_MAILER_USERNAME: 'trove', TROVE_MAILER_PASSWORD: 'secret' }),
+      ),
     ).toMatchObject({ auth: { user: 'trove', pass: 'secret' } });
   });
 
-  it('speaks TLS from the start with implicit, and never upgrades with none', () => {
+  it('speaks TLS from the start with implicit, and never upgrades with none', async () => {
     expect(
-      optionsOf(settings({ TROVE_MAILER_TLS: 'implicit', TROVE_MAILER_PORT: '465' })),
+      await optionsOf(settings({ TROVE_MAILER_TLS: 'implicit', TROVE_MAILER_PORT: '465' })),
     ).toMatchObject({ port: 465, secure: true, requireTLS: false, ignoreTLS: false });
     expect(
-      optionsOf(
+      await optionsOf(
         settings({ TROVE_MAILER_TLS: 'none', TROVE_MAILER_TLS_REJECT_UNAUTHORIZED: 'false' }),
       ),
     ).toMatchObject({

@@ -1,5 +1,6 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { nodemailerModule } from '../common/modules/on-first-use.js';
 import type { TroveConfig } from '../config/configuration.js';
 
 /** The SMTP settings a transport is built from (`TROVE_MAILER_*`). */
@@ -17,9 +18,10 @@ export const isMailConfigured = (settings: MailSettings): boolean =>
  * to send without TLS, `implicit` speaks TLS from the first byte, `none` never upgrades. It
  * authenticates only when a user name is set.
  */
-export function createMailTransport(
+export async function createMailTransport(
   settings: MailSettings,
-): Transporter<SMTPTransport.SentMessageInfo, SMTPTransport.Options> {
+): Promise<Transporter<SMTPTransport.SentMessageInfo, SMTPTransport.Options>> {
+  const nodemailer = await nodemailerModule();
   return nodemailer.createTransport({
     host: settings.host,
     port: settings.port,

@@ -38,7 +38,7 @@ export class Mailer implements OnModuleDestroy {
   /** Sends a message; a refusal or an unreachable server throws. */
   async send(message: MailMessage): Promise<void> {
     if (!this.configured) throw new MailNotConfiguredError();
-    this.transport ??= createMailTransport(this.settings);
+    this.transport ??= await createMailTransport(this.settings);
     await this.transport.sendMail({ from: this.settings.from, ...message });
   }
 

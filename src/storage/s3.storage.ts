@@ -153,7 +153,7 @@ export class S3Storage extends Storage {
   }
 
   /** Closes the client's connections. */
-  close(): void {
+  override close(): void {
     this.client.destroy();
   }
 

@@ -3,7 +3,6 @@ import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { TroveConfig } from '../config/configuration.js';
 import { LocalDiskStorage } from './local-disk.storage.js';
-import { S3Storage } from './s3.storage.js';
 import { Storage } from './storage.js';
 
 /** The storage `TROVE_STORAGE_DRIVER` names: local disk under the data directory, or S3. */
@@ -11,7 +10,11 @@ export async function createStorage(
   settings: TroveConfig['storage'],
   dataDir: string,
 ): Promise<Storage> {
-  if (settings.driver === 's3') return new S3Storage(settings.s3);
+  if (settings.driver === 's3') {
+    // Imported only for S3: the AWS SDK is a large part of a process's memory.
+    const { S3Storage } = await import('./s3.storage.js');
+    return new S3Storage(settings.s3);
+  }
   const storage = new LocalDiskStorage(path.join(dataDir, 'attachments'));
   await storage.init();
   return storage;
@@ -40,6 +43,6 @@ export class StorageModule implements OnApplicationShutdown {
   constructor(private readonly storage: Storage) {}
 
   onApplicationShutdown(): void {
-    if (this.storage instanceof S3Storage) this.storage.close();
+    this.storage.close();
   }
 }

@@ -51,6 +51,9 @@ export abstract class Storage {
   async exists(key: string): Promise<boolean> {
     return (await this.head(key)) !== null;
   }
+
+  /** Lets go of what the driver holds open (connections); nothing for most drivers. */
+  close(): void {}
 }
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import nodemailer from 'nodemailer';
 import type { TroveConfig } from '../../config/configuration.js';
 import { OutboundConnectionFailed, OutboundTimeout } from '../../outbound/outbound-errors.js';
 import { OutboundHttpService } from '../../outbound/outbound-http.service.js';
@@ -12,6 +11,7 @@ import {
   type SmtpDelivery,
 } from './drivers.js';
 import { DeliveryRejected, UnsupportedNotifierScheme } from './notifier-url.js';
+import { nodemailerModule } from '../../common/modules/on-first-use.js';
 
 /** The most of a service's answer read (its content only matters for error messages). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -102,6 +102,7 @@ export class NotifierDelivery {
     const origin = smtpOrigin(mail);
     const timeoutMs = this.timeoutMs;
     const address = await this.outbound.resolveAllowed(mail.host, origin, timeoutMs);
+    const nodemailer = await nodemailerModule();
     const transport = nodemailer.createTransport({
       // The checked address, so the connection goes where the check looked.
       host: address.address,
