@@ -32,6 +32,7 @@ import { EntityFieldRecord } from './entity-field.record.js';
 @Index('entities_group_id_name_order_idx', { synchronize: false })
 @Index('entities_parent_id_item_count_idx', { synchronize: false })
 @Index('entities_warranty_ending_idx', { synchronize: false })
+@Index('entities_live_warranty_idx', { synchronize: false })
 export class EntityRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;

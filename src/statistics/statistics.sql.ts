@@ -10,22 +10,27 @@ import { isoTimestamp } from '../database/json.sql.js';
 
 /**
  * `{totalUsers, totalItems, totalLocations, totalTags, totalItemPrice, totalWithWarranty}`. A
- * warranty counts while its expiry day (midnight UTC, as Homebox stores it) is after now.
+ * warranty counts while its expiry day (midnight UTC, as Homebox stores it) is after now. The
+ * counts, value and lifetime warranties are the sums the database keeps (entity_counts); the
+ * warranties that end on a day are counted from their partial index.
  */
-export const GROUP_TOTALS = `SELECT
+export const GROUP_TOTALS = `WITH counts AS (
+  SELECT t.is_location, c.archived, c.entities, c.item_value, c.lifetime_warranties
+  FROM entity_counts c JOIN entity_types t ON t.id = c.entity_type_id WHERE c.group_id = $1
+)
+SELECT
   (SELECT count(*)::int FROM group_memberships m WHERE m.group_id = $1) AS "totalUsers",
-  items."totalItems", items."totalItemPrice", items."totalWithWarranty",
-  (SELECT count(*)::int FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-    WHERE e.group_id = $1 AND t.is_location) AS "totalLocations",
-  (SELECT count(*)::int FROM tags g WHERE g.group_id = $1) AS "totalTags"
-FROM (
-  SELECT count(*)::int AS "totalItems",
-    coalesce(sum(e.purchase_price::float8 * e.quantity), 0)::float8 AS "totalItemPrice",
-    (count(*) FILTER (WHERE e.lifetime_warranty OR e.warranty_expires > (now() AT TIME ZONE 'UTC')::date))::int
-      AS "totalWithWarranty"
-  FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-  WHERE e.group_id = $1 AND NOT e.archived AND NOT t.is_location
-) items`;
+  (SELECT coalesce(sum(entities), 0)::int FROM counts WHERE NOT is_location AND NOT archived)
+    AS "totalItems",
+  (SELECT coalesce(sum(item_value), 0)::float8 FROM counts WHERE NOT is_location AND NOT archived)
+    AS "totalItemPrice",
+  ((SELECT coalesce(sum(lifetime_warranties), 0) FROM counts WHERE NOT is_location AND NOT archived)
+   + (SELECT count(*) FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
+      WHERE e.group_id = $1 AND NOT e.archived AND NOT e.lifetime_warranty
+        AND e.warranty_expires > (now() AT TIME ZONE 'UTC')::date AND NOT t.is_location))::int
+    AS "totalWithWarranty",
+  (SELECT coalesce(sum(entities), 0)::int FROM counts WHERE is_location) AS "totalLocations",
+  (SELECT count(*)::int FROM tags g WHERE g.group_id = $1) AS "totalTags"`;
 
 /**
  * Purchase prices between `$2` and `$3`: the sums of the non-archived items created before each
@@ -44,27 +49,26 @@ WHERE e.group_id = $1 AND NOT t.is_location`;
 
 /**
  * Per location, the sum of the purchase prices of its direct children that are items (archived
- * included), only where that sum is above 0; largest first.
+ * included), only where that sum is above 0; largest first. Read from the sums the database
+ * keeps per parent and child type (entity_child_values).
  */
-export const LOCATION_TOTALS = `SELECT l.id, l.name, sum(c.purchase_price::float8)::float8 AS total
+export const LOCATION_TOTALS = `SELECT l.id, l.name, sum(v.value)::float8 AS total
 FROM entities l
 JOIN entity_types lt ON lt.id = l.entity_type_id AND lt.is_location
-JOIN entities c ON c.parent_id = l.id
-JOIN entity_types ct ON ct.id = c.entity_type_id AND NOT ct.is_location
-WHERE l.group_id = $1 AND c.group_id = $1
+JOIN entity_child_values v ON v.parent_id = l.id
+JOIN entity_types ct ON ct.id = v.entity_type_id AND NOT ct.is_location
+WHERE l.group_id = $1
 GROUP BY l.id, l.name
-HAVING sum(c.purchase_price::float8) > 0
+HAVING sum(v.value) > 0
 ORDER BY total DESC, l.name, l.id`;
 
 /**
  * Per tag carrying at least one entity, the sum of the purchase prices of every entity carrying
  * it (archived included, quantity ignored); largest first. Tags on no entity are left out, as
- * Homebox's inner join leaves them out.
+ * Homebox's inner join leaves them out. Read from the sums the database keeps per tag
+ * (tag_values).
  */
-export const TAG_TOTALS = `SELECT g.id, g.name, sum(e.purchase_price::float8)::float8 AS total
-FROM tags g
-JOIN entity_tags et ON et.tag_id = g.id
-JOIN entities e ON e.id = et.entity_id
-WHERE g.group_id = $1 AND e.group_id = $1
-GROUP BY g.id, g.name
+export const TAG_TOTALS = `SELECT g.id, g.name, v.value::float8 AS total
+FROM tags g JOIN tag_values v ON v.tag_id = g.id
+WHERE g.group_id = $1 AND v.entities > 0
 ORDER BY total DESC, g.name, g.id`;

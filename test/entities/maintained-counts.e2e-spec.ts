@@ -13,6 +13,8 @@ interface CountRow {
   entity_type_id: string;
   archived: boolean;
   entities: number;
+  item_value: string;
+  lifetime_warranties: number;
 }
 
 /**
@@ -20,7 +22,7 @@ interface CountRow {
  * change (entity_counts). Whatever the changes and however many at once, those counts equal a
  * fresh count of the entities, and so does every total a client reads.
  */
-describe('maintained entity counts', () => {
+describe('maintained entity counts and sums', () => {
   let trove: TestApp;
   let owner: Session;
   let itemType: EntityType;
@@ -45,28 +47,87 @@ describe('maintained entity counts', () => {
     return body ? request.send(body) : request;
   };
 
-  const create = async (name: string, entityTypeId: string, parentId?: string) => {
-    const response = await send('post', '/api/v1/entities', { name, entityTypeId, parentId });
+  const create = async (
+    name: string,
+    entityTypeId: string,
+    parentId?: string,
+    extra: Record<string, unknown> = {},
+  ) => {
+    const response = await send('post', '/api/v1/entities', {
+      name,
+      entityTypeId,
+      parentId,
+      ...extra,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return (response.body as { id: string }).id;
   };
 
-  /** The counts the database keeps, without rows that count nothing. */
+  /** The counts and sums the database keeps, without rows that count nothing. */
   const maintained = (session: Session) =>
     trove.query<CountRow>(
-      `SELECT group_id, entity_type_id, archived, entities::int AS entities FROM entity_counts
-       WHERE group_id = $1 AND entities <> 0 ORDER BY entity_type_id, archived`,
+      `SELECT group_id, entity_type_id, archived, entities::int AS entities,
+              item_value::text AS item_value, lifetime_warranties::int AS lifetime_warranties
+       FROM entity_counts
+       WHERE group_id = $1 AND (entities <> 0 OR item_value <> 0 OR lifetime_warranties <> 0)
+       ORDER BY entity_type_id, archived`,
       [session.groupId],
     );
 
-  /** A fresh count of the same. */
+  /** A fresh count and sum of the same. */
   const counted = (session: Session) =>
     trove.query<CountRow>(
-      `SELECT group_id, entity_type_id, archived, count(*)::int AS entities FROM entities
+      `SELECT group_id, entity_type_id, archived, count(*)::int AS entities,
+              sum(purchase_price * quantity::numeric)::text AS item_value,
+              (count(*) FILTER (WHERE lifetime_warranty))::int AS lifetime_warranties
+       FROM entities
        WHERE group_id = $1 GROUP BY group_id, entity_type_id, archived
        ORDER BY entity_type_id, archived`,
       [session.groupId],
     );
+
+  /** The kept Σ price of each parent's children by type, and of each tag's entities, are fresh. */
+  const expectSumsExact = async (session: Session) => {
+    const numeric = (rows: Record<string, unknown>[]) =>
+      rows.map((row) => ({ ...row, value: Number(row.value) }));
+    expect(
+      numeric(
+        await trove.query(
+          `SELECT v.parent_id, v.entity_type_id, v.value FROM entity_child_values v
+           JOIN entities p ON p.id = v.parent_id
+           WHERE p.group_id = $1 AND v.value <> 0 ORDER BY 1, 2`,
+          [session.groupId],
+        ),
+      ),
+    ).toEqual(
+      numeric(
+        await trove.query(
+          `SELECT parent_id, entity_type_id, sum(purchase_price) AS value FROM entities
+           WHERE group_id = $1 AND parent_id IS NOT NULL GROUP BY 1, 2
+           HAVING sum(purchase_price) <> 0 ORDER BY 1, 2`,
+          [session.groupId],
+        ),
+      ),
+    );
+    expect(
+      numeric(
+        await trove.query(
+          `SELECT v.tag_id, v.entities::int AS entities, v.value FROM tag_values v
+           JOIN tags g ON g.id = v.tag_id WHERE g.group_id = $1 AND v.entities <> 0 ORDER BY 1`,
+          [session.groupId],
+        ),
+      ),
+    ).toEqual(
+      numeric(
+        await trove.query(
+          `SELECT et.tag_id, count(*)::int AS entities, sum(e.purchase_price) AS value
+           FROM entity_tags et JOIN entities e ON e.id = et.entity_id
+           WHERE e.group_id = $1 GROUP BY 1 ORDER BY 1`,
+          [session.groupId],
+        ),
+      ),
+    );
+  };
 
   /** The totals of the four unfiltered lists against a fresh count of what each lists. */
   const expectListTotalsExact = async (session: Session) => {
@@ -93,9 +154,37 @@ describe('maintained entity counts', () => {
     const locations = await Promise.all(
       Array.from({ length: 8 }, (_, k) => create(`Room ${k}`, locationType.id)),
     );
-    const items = await Promise.all(
-      Array.from({ length: 120 }, (_, k) => create(`Thing ${k}`, itemType.id, locations[k % 8])),
+    const tags = await Promise.all(
+      ['Red', 'Green', 'Blue'].map(
+        async (name) =>
+          ((await send('post', '/api/v1/tags', { name }).expect(201)).body as { id: string }).id,
+      ),
     );
+    const items = await Promise.all(
+      Array.from({ length: 120 }, (_, k) =>
+        create(`Thing ${k}`, itemType.id, locations[k % 8], {
+          tagIds: [tags[k % 3], tags[(k + 1) % 3]],
+          quantity: 1 + (k % 3),
+        }),
+      ),
+    );
+    // Prices and warranties are set by a full replacement (a create takes neither).
+    await Promise.all(
+      items.map((id, k) =>
+        send('put', `/api/v1/entities/${id}`, {
+          id,
+          name: `Thing ${k}`,
+          entityTypeId: itemType.id,
+          parentId: locations[k % 8],
+          tagIds: [tags[k % 3], tags[(k + 1) % 3]],
+          quantity: 1 + (k % 3),
+          purchasePrice: 2.5 * (k % 7),
+          lifetimeWarranty: k % 5 === 0,
+        }).expect(200),
+      ),
+    );
+    expect(await maintained(owner)).toEqual(await counted(owner));
+    await expectSumsExact(owner);
 
     const responses = await Promise.all([
       ...Array.from({ length: 60 }, (_, k) =>
@@ -105,16 +194,22 @@ describe('maintained entity counts', () => {
           parentId: locations[k % 8],
         }),
       ),
-      // Archive 30 (a full replacement), un-archiving none yet.
+      // Archive 30 with a new price and other tags (a full replacement).
       ...items.slice(0, 30).map((id, k) =>
         send('put', `/api/v1/entities/${id}`, {
           id,
           name: `Archived ${k}`,
           entityTypeId: itemType.id,
           parentId: locations[(k + 1) % 8],
+          tagIds: [tags[(k + 2) % 3]],
+          purchasePrice: 100 + k,
           archived: true,
         }),
       ),
+      // Re-tag 10.
+      ...items
+        .slice(110, 120)
+        .map((id) => send('patch', `/api/v1/entities/${id}`, { id, tagIds: [tags[2]] })),
       // Move 20 to another location.
       ...items
         .slice(30, 50)
@@ -143,6 +238,7 @@ describe('maintained entity counts', () => {
     expect(statuses.filter((status) => ![200, 201, 204, 404].includes(status))).toEqual([]);
 
     expect(await maintained(owner)).toEqual(await counted(owner));
+    await expectSumsExact(owner);
     await expectListTotalsExact(owner);
     const [archived] = await trove.query<{ count: number }>(
       'SELECT count(*)::int AS count FROM entities WHERE group_id = $1 AND archived',
@@ -180,10 +276,11 @@ describe('maintained entity counts', () => {
 
   it('equal a fresh count after an import of a file and a wipe of the inventory', async () => {
     const csv = [
-      'HB.name\tHB.location\tHB.archived',
+      'HB.name\tHB.location\tHB.archived\tHB.purchase_price\tHB.quantity\tHB.tags\tHB.lifetime_warranty',
       ...Array.from(
         { length: 300 },
-        (_, k) => `Imported ${k}\tShed/Shelf ${k % 5}\t${k % 7 === 0}`,
+        (_, k) =>
+          `Imported ${k}\tShed/Shelf ${k % 5}\t${k % 7 === 0}\t${k % 11}.25\t${1 + (k % 4)}\tRed;Imported ${k % 3}\t${k % 6 === 0}`,
       ),
     ].join('\n');
     await send('post', '/api/v1/entities/import')
@@ -193,11 +290,13 @@ describe('maintained entity counts', () => {
       })
       .expect(204);
     expect(await maintained(owner)).toEqual(await counted(owner));
+    await expectSumsExact(owner);
     await expectListTotalsExact(owner);
 
     const wiped = await send('post', '/api/v1/actions/wipe-inventory', {}).expect(200);
     expect((wiped.body as { completed: number }).completed).toBeGreaterThan(300);
     expect(await maintained(owner)).toEqual([]);
+    await expectSumsExact(owner);
     await expectListTotalsExact(owner);
   });
 

@@ -15,6 +15,7 @@ import { CreateReminderRuns1795219920000 } from './1795219920000-CreateReminderR
 import { CreateGroupExports1795220100000 } from './1795220100000-CreateGroupExports.js';
 import { NotifyCredentialChanges1795220280000 } from './1795220280000-NotifyCredentialChanges.js';
 import { MaintainEntityCounts1795220340000 } from './1795220340000-MaintainEntityCounts.js';
+import { MaintainGroupStatistics1795220400000 } from './1795220400000-MaintainGroupStatistics.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CreateGroupExports1795220100000,
   NotifyCredentialChanges1795220280000,
   MaintainEntityCounts1795220340000,
+  MaintainGroupStatistics1795220400000,
 ];
