@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createCountingFunctions } from './1795220340000-MaintainEntityCounts.js';
 
 /** The rows one statement changed, each with +1 (now) or -1 (before), for a trigger's sums. */
 const changedRows = (sides: readonly ('old' | 'new')[]): string =>
@@ -240,49 +241,7 @@ export class MaintainGroupStatistics1795220400000 implements MigrationInterface 
       await queryRunner.query(`DROP FUNCTION "tag_values_after_${event}"()`);
     }
     // The counts' triggers go back to counting alone.
-    await queryRunner.query(
-      `CREATE FUNCTION "entity_counts_apply"(of_groups uuid[], of_types uuid[], of_archived boolean[], changes bigint[])
-       RETURNS void LANGUAGE plpgsql AS $$
-       BEGIN
-         PERFORM 1 FROM groups g WHERE g.id = ANY(of_groups) ORDER BY g.id FOR NO KEY UPDATE;
-         INSERT INTO entity_counts AS c (group_id, entity_type_id, archived, entities)
-           SELECT * FROM unnest(of_groups, of_types, of_archived, changes) AS d(g, t, a, n)
-           WHERE d.n > 0 ORDER BY 1, 2, 3
-           ON CONFLICT (group_id, entity_type_id, archived)
-           DO UPDATE SET entities = c.entities + excluded.entities;
-         UPDATE entity_counts c SET entities = c.entities + d.n
-           FROM (SELECT * FROM unnest(of_groups, of_types, of_archived, changes) AS d(g, t, a, n)
-                 WHERE d.n < 0 ORDER BY 1, 2, 3) d
-           WHERE c.group_id = d.g AND c.entity_type_id = d.t AND c.archived = d.a;
-       END
-       $$`,
-    );
-    for (const [event, sides] of [
-      ['insert', ['new']],
-      ['update', ['old', 'new']],
-      ['delete', ['old']],
-    ] as const) {
-      const tables = sides
-        .map(
-          (side) =>
-            `SELECT group_id, entity_type_id, archived, ${side === 'old' ? '-1' : '1'} AS n FROM ${side}_entities`,
-        )
-        .join(' UNION ALL ');
-      await queryRunner.query(
-        `CREATE OR REPLACE FUNCTION "entity_counts_after_${event}"() RETURNS trigger
-         LANGUAGE plpgsql AS $$
-         DECLARE of_groups uuid[]; of_types uuid[]; of_archived boolean[]; changes bigint[];
-         BEGIN
-           SELECT array_agg(group_id), array_agg(entity_type_id), array_agg(net.archived), array_agg(n)
-             INTO of_groups, of_types, of_archived, changes
-             FROM (SELECT group_id, entity_type_id, archived, sum(n) AS n FROM (${tables}) changed
-                   GROUP BY group_id, entity_type_id, archived HAVING sum(n) <> 0) net;
-           IF of_groups IS NOT NULL THEN PERFORM entity_counts_apply(of_groups, of_types, of_archived, changes); END IF;
-           RETURN NULL;
-         END
-         $$`,
-      );
-    }
+    await createCountingFunctions(queryRunner);
     await queryRunner.query(`DROP INDEX "entities_live_warranty_idx"`);
     await queryRunner.query(`DROP TABLE "tag_values"`);
     await queryRunner.query(`DROP TABLE "entity_child_values"`);
