@@ -411,43 +411,22 @@ describe('POST /api/v1/entities/import', () => {
   it('refuses viewers (403), and callers without a valid token (401), writing nothing', async () => {
     const viewer = await signUpMember(t.trove, t.owner, 'viewer');
     const before = await groupCounts(t.trove, t.owner.groupId);
-    const refused = await importCsv(
-      t.trove,
-      viewer,
-      csv([
-        ['HB.location', 'HB.name'],
-        ['Attic', 'Fan'],
-      ]),
-    );
+    const file = csv([
+      ['HB.location', 'HB.name'],
+      ['Attic', 'Fan'],
+    ]);
+    const refused = await importCsv(t.trove, viewer, file);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual(VIEWER_ONLY_READS);
 
     await expectUnauthenticated(t.trove, 'post', IMPORT_URL);
-    const bare = await t.trove.http.post(IMPORT_URL).attach(
-      'csv',
-      Buffer.from(
-        csv([
-          ['HB.location', 'HB.name'],
-          ['Attic', 'Fan'],
-        ]),
-      ),
-      'a.csv',
-    );
+    const bare = await t.trove.http.post(IMPORT_URL).attach('csv', Buffer.from(file), 'a.csv');
     expect(bare.status).toBe(401);
     expect(bare.body).toEqual(NO_TOKEN);
     const forged = await t.trove.http
       .post(IMPORT_URL)
       .set('Authorization', 'Bearer not-a-token')
-      .attach(
-        'csv',
-        Buffer.from(
-          csv([
-            ['HB.location', 'HB.name'],
-            ['Attic', 'Fan'],
-          ]),
-        ),
-        'a.csv',
-      );
+      .attach('csv', Buffer.from(file), 'a.csv');
     expect(forged.status).toBe(401);
     expect(forged.body).toEqual(BAD_TOKEN);
     expect(await groupCounts(t.trove, t.owner.groupId)).toEqual(before);

@@ -94,6 +94,18 @@ export const DELIVERED_SCHEMES: readonly string[] = [
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
+/** A JSON POST of `payload` to `url`, with any further headers. */
+const postJson = (
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): HttpDelivery => ({
+  url,
+  method: 'POST',
+  headers: { ...JSON_HEADERS, ...headers },
+  body: JSON.stringify(payload),
+});
+
 /** `title` and `body` as one text, for services without a title of their own. */
 const joined = (message: DeliveryMessage): string =>
   message.title ? `${message.title}\n\n${message.body}` : message.body;
@@ -284,16 +296,11 @@ function gotify(url: URL, message: DeliveryMessage): HttpDelivery {
   if (!Number.isInteger(priority)) throw new InvalidNotifierUrl('gotify priority must be a number');
   const scheme = flag(options, 'disabletls', false) ? 'http' : 'https';
   const prefix = segments.map(encodeURIComponent).join('/');
-  return {
-    url: `${scheme}://${hostWithPort(url)}/${prefix ? `${prefix}/` : ''}message`,
-    method: 'POST',
-    headers: { ...JSON_HEADERS, 'x-gotify-key': token },
-    body: JSON.stringify({
-      title: message.title || options.get('title') || '',
-      message: message.body,
-      priority,
-    }),
-  };
+  return postJson(
+    `${scheme}://${hostWithPort(url)}/${prefix ? `${prefix}/` : ''}message`,
+    { title: message.title || options.get('title') || '', message: message.body, priority },
+    { 'x-gotify-key': token },
+  );
 }
 
 /**
@@ -317,12 +324,7 @@ function mattermost(url: URL, message: DeliveryMessage): HttpDelivery {
   if (channel) payload.channel = channel;
   const icon = options.get('icon');
   if (icon) payload.icon_url = icon;
-  return {
-    url: `${scheme}://${hostWithPort(url)}/hooks/${encodeURIComponent(token)}`,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify(payload),
-  };
+  return postJson(`${scheme}://${hostWithPort(url)}/hooks/${encodeURIComponent(token)}`, payload);
 }
 
 /**
@@ -348,12 +350,10 @@ function discord(url: URL, message: DeliveryMessage, hosts: ServiceHosts): HttpD
   if (avatar) payload.avatar_url = avatar;
   const thread = options.get('thread_id');
   const query = thread ? `?thread_id=${encodeURIComponent(thread)}` : '';
-  return {
-    url: `${hosts.discord}/api/webhooks/${encodeURIComponent(webhookId)}/${encodeURIComponent(token)}${query}`,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify(payload),
-  };
+  return postJson(
+    `${hosts.discord}/api/webhooks/${encodeURIComponent(webhookId)}/${encodeURIComponent(token)}${query}`,
+    payload,
+  );
 }
 
 /**
@@ -376,10 +376,11 @@ function slack(url: URL, message: DeliveryMessage, hosts: ServiceHosts): HttpDel
     const channel = decoded(url.hostname);
     if (!channel) throw new InvalidNotifierUrl('the slack URL needs a channel after the token');
     return {
-      url: `${hosts.slackApi}/api/chat.postMessage`,
-      method: 'POST',
-      headers: { ...JSON_HEADERS, authorization: `Bearer ${user}-${password}` },
-      body: JSON.stringify({ ...payload, channel }),
+      ...postJson(
+        `${hosts.slackApi}/api/chat.postMessage`,
+        { ...payload, channel },
+        { authorization: `Bearer ${user}-${password}` },
+      ),
       check: (_status, body) => {
         try {
           const answer = JSON.parse(body) as { ok?: boolean; error?: string };
@@ -399,12 +400,7 @@ function slack(url: URL, message: DeliveryMessage, hosts: ServiceHosts): HttpDel
       'the slack URL must be slack://hook:<T…>-<B…>-<token>@webhook or slack://xoxb:<token>@<channel>',
     );
   }
-  return {
-    url: `${hosts.slackWebhooks}/services/${tokens.join('/')}`,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify(payload),
-  };
+  return postJson(`${hosts.slackWebhooks}/services/${tokens.join('/')}`, payload);
 }
 
 /**
@@ -430,12 +426,7 @@ function telegram(url: URL, message: DeliveryMessage, hosts: ServiceHosts): Http
     if (parseMode && parseMode.toLowerCase() !== 'none') payload.parse_mode = parseMode;
     if (silent) payload.disable_notification = true;
     if (noPreview) payload.disable_web_page_preview = true;
-    return {
-      url: `${hosts.telegram}/bot${token}/sendMessage`,
-      method: 'POST',
-      headers: JSON_HEADERS,
-      body: JSON.stringify(payload),
-    };
+    return postJson(`${hosts.telegram}/bot${token}/sendMessage`, payload);
   });
 }
 
@@ -467,12 +458,10 @@ function teams(url: URL, message: DeliveryMessage, hosts: ServiceHosts): HttpDel
   if (title) card.title = title;
   const color = options.get('color');
   if (color) card.themeColor = color.replace(/^#/, '');
-  return {
-    url: `https://${host}/webhookb2/${encodeURIComponent(group)}@${encodeURIComponent(tenant)}/IncomingWebhook/${path.join('/')}`,
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify(card),
-  };
+  return postJson(
+    `https://${host}/webhookb2/${encodeURIComponent(group)}@${encodeURIComponent(tenant)}/IncomingWebhook/${path.join('/')}`,
+    card,
+  );
 }
 
 const SMTP_AUTH: Record<string, string | undefined> = {
