@@ -23,6 +23,7 @@ import { NotifiersModule } from './notifiers/notifiers.module.js';
 import { PasswordResetsModule } from './password-resets/password-resets.module.js';
 import { OidcModule } from './oidc/oidc.module.js';
 import { ProductsModule } from './products/products.module.js';
+import { HistoryModule } from './history/history.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { StatisticsModule } from './statistics/statistics.module.js';
 import { StatusModule } from './status/status.module.js';
@@ -72,6 +73,7 @@ export class AppModule {
         NotifiersModule,
         CollectionBackupsModule,
         RemindersModule,
+        HistoryModule,
         ProductsModule,
         CurrenciesModule,
         StatisticsModule,

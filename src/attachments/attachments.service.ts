@@ -114,6 +114,7 @@ export class AttachmentsService {
   }
 
   /** Marks one photo primary (the oldest) on each entity of the group with photos but none. */
+  @Transactional()
   async setPrimaryPhotos(user: AuthUser): Promise<AttachmentActionResultDto> {
     const completed = await this.attachments.setPrimaryPhotos(user.groupId, LINK_MIME_TYPE);
     if (completed > 0) await this.changes.publish(user.groupId, 'entity.mutation');

@@ -21,6 +21,10 @@ export class AuthTokenRecord extends TimestampedRecord {
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
 
+  /** Issued by a single sign-on (OIDC) sign-in, or the refresh of such a session. */
+  @Column({ type: 'boolean', default: false })
+  singleSignOn: boolean;
+
   @OneToMany(() => AuthRoleRecord, (role) => role.token)
   roles?: Relation<AuthRoleRecord>[];
 }

@@ -12,6 +12,7 @@ export interface StoredToken {
   tokenHash: Buffer;
   expiresAt: Date;
   role: AuthRole;
+  singleSignOn: boolean;
 }
 
 /** The only code that writes the `auth_tokens` and `auth_roles` tables. */
@@ -29,6 +30,13 @@ export class SessionRepository {
         .repository(AuthRoleRecord)
         .insert(tokens.map((token) => ({ tokenId: token.id, role: token.role })));
     });
+  }
+
+  async isSingleSignOn(id: string): Promise<boolean> {
+    const token = await this.db
+      .repository(AuthTokenRecord)
+      .findOne({ where: { id }, select: { id: true, singleSignOn: true } });
+    return token?.singleSignOn ?? false;
   }
 
   async delete(id: string): Promise<void> {

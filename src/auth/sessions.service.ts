@@ -76,7 +76,14 @@ export class SessionsService {
     return this.key;
   }
 
-  async issue(userId: string, options: { long: boolean }): Promise<IssuedSession> {
+  /**
+   * A new session of the user; `singleSignOn` when an SSO sign-in issues it (or renews one that
+   * did), so that changes made with it are attributed to the SSO identity.
+   */
+  async issue(
+    userId: string,
+    options: { long: boolean; singleSignOn?: boolean },
+  ): Promise<IssuedSession> {
     const lifetime = options.long ? LONG_SESSION_LIFETIME_MS : SESSION_LIFETIME_MS;
     const expiresAt = new Date(Math.floor((Date.now() + lifetime) / 1000) * 1000);
     const key = await this.signingKey();
@@ -94,13 +101,21 @@ export class SessionsService {
     const token = sign(sessionId, 'session');
     const attachmentToken = sign(attachmentId, 'attachment');
     await this.sessions.insert([
-      { id: sessionId, userId, tokenHash: sha256(token), expiresAt, role: 'user' },
+      {
+        id: sessionId,
+        userId,
+        tokenHash: sha256(token),
+        expiresAt,
+        role: 'user',
+        singleSignOn: options.singleSignOn ?? false,
+      },
       {
         id: attachmentId,
         userId,
         tokenHash: sha256(attachmentToken),
         expiresAt,
         role: 'attachments',
+        singleSignOn: options.singleSignOn ?? false,
       },
     ]);
     return { sessionId, token, attachmentToken, expiresAt };
@@ -163,6 +178,14 @@ export class SessionsService {
     }
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return undefined;
     return this.identify(claims, rawToken, tenant);
+  }
+
+  /** A new short session in place of the caller's, which ends; SSO stays SSO. */
+  async renew(userId: string, tokenId: string): Promise<IssuedSession> {
+    const singleSignOn = await this.sessions.isSingleSignOn(tokenId);
+    const session = await this.issue(userId, { long: false, singleSignOn });
+    await this.revoke(tokenId);
+    return session;
   }
 
   async revoke(tokenId: string): Promise<void> {

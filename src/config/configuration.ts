@@ -47,6 +47,10 @@ export interface TroveConfig {
     /** Between pings, which also re-check every socket's credential. */
     pingIntervalMs: number;
   };
+  audit: {
+    /** Days an entity's change history is kept. */
+    retentionDays: number;
+  };
   dataDir: string;
   log: { level: string; format: 'json' | 'text' };
   options: {
@@ -196,6 +200,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       tlsRejectUnauthorized: env.TROVE_MAILER_TLS_REJECT_UNAUTHORIZED,
     },
     changeFeed: { pingIntervalMs: env.TROVE_WS_PING_INTERVAL * 1000 },
+    audit: { retentionDays: env.TROVE_AUDIT_RETENTION_DAYS },
     dataDir: path.resolve(env.TROVE_DATA_DIR),
     log: { level: env.TROVE_LOG_LEVEL, format: env.TROVE_LOG_FORMAT as 'json' | 'text' },
     options: {

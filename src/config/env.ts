@@ -184,6 +184,15 @@ export class EnvironmentVariables {
   @Max(300)
   TROVE_WS_PING_INTERVAL = 10;
 
+  // --- Change history ---------------------------------------------------------------------
+
+  /** Days an entity's change history is kept; older changes are purged once a day. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  TROVE_AUDIT_RETENTION_DAYS = 365;
+
   // --- Logging ----------------------------------------------------------------------------
 
   /** Lowest level written to the log. */

@@ -1,10 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { AttributedTransactionalAdapter, attributeRequest } from './change-attribution.js';
 import { Database } from './database.js';
 import { DatabaseNotifications, NOTIFICATIONS_DATABASE_URL } from './database-notifications.js';
 import { DATABASE_SERVER, type DatabaseServer } from './database-server.js';
@@ -14,7 +14,9 @@ import { runMigrations } from './migrate.js';
  * Connects to Trove's database and brings its schema up to date before the app serves, and
  * provides the one way to it: `Database`, whose calls join the unit of work of the current
  * context (nestjs-cls with its transactional plugin over the TypeORM data source), and
- * `DatabaseNotifications`, the instance's one LISTEN connection.
+ * `DatabaseNotifications`, the instance's one LISTEN connection. Each HTTP request gets a context
+ * that notes its caller and route, and every unit of work it opens is attributed to them
+ * (`change-attribution.ts`): the entity history records who changed what through which operation.
  */
 @Module({})
 export class DatabaseModule {
@@ -37,10 +39,13 @@ export class DatabaseModule {
         }),
         ClsModule.forRoot({
           global: true,
+          interceptor: { mount: true, setup: attributeRequest },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
-              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+              adapter: new AttributedTransactionalAdapter({
+                dataSourceToken: getDataSourceToken(),
+              }),
             }),
           ],
         }),

@@ -8,6 +8,7 @@ import { GroupExportRecord } from '../collection-backups/group-export.record.js'
 import { IdempotencyKeyRecord } from '../common/idempotency/idempotency-key.record.js';
 import { EntityFieldRecord } from '../entities/entity-field.record.js';
 import { EntityRecord } from '../entities/entity.record.js';
+import { EntityHistoryRecord } from '../history/entity-history.record.js';
 import { EntityTypeRecord } from '../entity-types/entity-type.record.js';
 import { GroupInvitationRecord } from '../groups/group-invitation.record.js';
 import { GroupMembershipRecord } from '../groups/group-membership.record.js';
@@ -47,4 +48,5 @@ export const RECORDS = [
   ReminderRunRecord,
   WarrantyAnnouncementRecord,
   GroupExportRecord,
+  EntityHistoryRecord,
 ];

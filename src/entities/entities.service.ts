@@ -86,8 +86,10 @@ export class EntitiesService implements OnModuleInit {
   /**
    * One statement stores the entity when its type, parent and tags are the group's; only when it
    * stores nothing are they looked up one by one, to answer which was wrong (or, when the group
-   * has no item type left, to make one and try again).
+   * has no item type left, to make one and try again). One unit of work, so that the change is
+   * attributed to the caller in the entity's history.
    */
+  @Transactional()
   async create(user: AuthUser, dto: CreateEntityDto): Promise<EntitySummaryDto> {
     const tagIds = [...new Set(dto.tagIds ?? [])];
     const values = {

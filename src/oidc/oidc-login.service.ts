@@ -76,7 +76,10 @@ export class OidcLoginService {
         : await strategy.run(request);
     if (outcome.kind === 'success') {
       try {
-        const session = await this.sessions.issue(outcome.user.id, { long: true });
+        const session = await this.sessions.issue(outcome.user.id, {
+          long: true,
+          singleSignOn: true,
+        });
         setSessionCookies(request, response, session, true);
         await this.throttle.recordSuccess({ address: request.ip });
         return OIDC_SUCCESS_LOCATION;

@@ -110,8 +110,7 @@ export class SessionsController {
     if (caller.credential.kind !== 'session') {
       throw new BadRequestException('API keys do not require refresh');
     }
-    const session = await this.sessions.issue(caller.id, { long: false });
-    await this.sessions.revoke(caller.credential.tokenId);
+    const session = await this.sessions.renew(caller.id, caller.credential.tokenId);
     setSessionCookies(request, response, session, false);
     return {
       raw: session.token,

@@ -40,6 +40,7 @@ describe('migrations', () => {
       'entity_child_values',
       'entity_counts',
       'entity_fields',
+      'entity_history',
       'entity_tags',
       'entity_templates',
       'entity_types',

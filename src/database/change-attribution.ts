@@ -1,0 +1,86 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { Request } from 'express';
+import { ClsServiceManager, type ClsService } from 'nestjs-cls';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AuthIdentity } from '../auth/auth-user.js';
+
+/** Who is changing things in this context, as the history triggers read it. */
+export type ChangeActor =
+  { userId: string; tokenId: string } | { userId: string; apiKeyId: string };
+
+/** Who and which API operation: what every change made in a request is attributed to. */
+export interface ChangeAttribution {
+  actor: ChangeActor;
+  /** `PUT /api/v1/entities/{id}`. */
+  operation: string;
+}
+
+const CHANGE_ATTRIBUTION = 'trove.changeAttribution';
+
+/**
+ * Notes the authenticated caller and the route of an HTTP request in its context, so that every
+ * unit of work the request opens carries them (set up for each request by the context's
+ * interceptor, after authentication).
+ */
+export function attributeRequest(cls: ClsService, context: ExecutionContext): void {
+  if (context.getType() !== 'http') return;
+  const request = context.switchToHttp().getRequest<Request & { user?: AuthIdentity }>();
+  const identity = request.user;
+  if (!identity) return;
+  const { credential } = identity;
+  const actor: ChangeActor =
+    credential.kind === 'apiKey'
+      ? { userId: identity.id, apiKeyId: credential.keyId }
+      : { userId: identity.id, tokenId: credential.tokenId };
+  const route = (request.route as { path?: string } | undefined)?.path ?? request.path;
+  const attribution: ChangeAttribution = {
+    actor,
+    operation: `${request.method} ${route.replace(/:(\w+)/g, '{$1}')}`.slice(0, 255),
+  };
+  cls.set(CHANGE_ATTRIBUTION, attribution);
+}
+
+const ATTRIBUTE_TRANSACTION =
+  "SELECT set_config('trove.actor', $1, true), set_config('trove.operation', $2, true)";
+
+/**
+ * The unit-of-work adapter: TypeORM transactions that, when opened in a request with an
+ * authenticated caller, first set who and which operation as transaction-local settings
+ * (`trove.actor`, `trove.operation`), which the history triggers record with each change. A
+ * transaction opened anywhere else (a job, a restore) is the system's.
+ */
+export class AttributedTransactionalAdapter extends TransactionalAdapterTypeOrm {
+  constructor(options: ConstructorParameters<typeof TransactionalAdapterTypeOrm>[0]) {
+    super(options);
+    const plain = this.optionsFactory;
+    this.optionsFactory = (dataSource: DataSource) => {
+      const options = plain(dataSource);
+      return {
+        ...options,
+        wrapWithTransaction: (txOptions, fn, setClient): Promise<unknown> => {
+          let manager: EntityManager | undefined;
+          return options.wrapWithTransaction(
+            txOptions,
+            async () => {
+              const attribution = ClsServiceManager.getClsService().get<
+                ChangeAttribution | undefined
+              >(CHANGE_ATTRIBUTION);
+              if (attribution && manager) {
+                await manager.query(ATTRIBUTE_TRANSACTION, [
+                  JSON.stringify(attribution.actor),
+                  attribution.operation,
+                ]);
+              }
+              return (await fn()) as unknown;
+            },
+            (client?: EntityManager) => {
+              manager = client;
+              setClient(client);
+            },
+          );
+        },
+      };
+    };
+  }
+}

@@ -1,0 +1,39 @@
+/** The columns of a history entry as the mapper reads them. */
+const ENTRY_COLUMNS = `h.id, h.entity_id, h.entity_name, h.action, h.operation, h.changed_at, h.actor, h.changes`;
+
+/** $1 group, $2 entity. */
+const OF_ENTITY = `FROM entity_history h WHERE h.entity_id = $2 AND h.group_id = $1`;
+
+/** $1 group, $2 entity, $3 limit, $4 offset: newest first. */
+export const ENTITY_HISTORY_PAGE = `
+  SELECT ${ENTRY_COLUMNS} ${OF_ENTITY} ORDER BY h.seq DESC LIMIT $3 OFFSET $4`;
+
+/** $1 group, $2 entity. */
+export const ENTITY_HISTORY_COUNT = `SELECT count(*)::int AS total ${OF_ENTITY}`;
+
+/** $1 group, $2 since, $3 until (timestamps or null), $4 actor, $5 entity (or null). */
+const OF_AUDIT = `
+  FROM entity_history h
+  WHERE h.group_id = $1
+    AND ($2::timestamptz IS NULL OR h.changed_at >= $2)
+    AND ($3::timestamptz IS NULL OR h.changed_at < $3)
+    AND ($4::uuid IS NULL OR h.actor_id = $4)
+    AND ($5::uuid IS NULL OR h.entity_id = $5)`;
+
+/** The audit's filter ($1–$5), $6 limit, $7 offset: newest first. */
+export const AUDIT_PAGE = `SELECT ${ENTRY_COLUMNS} ${OF_AUDIT} ORDER BY h.seq DESC LIMIT $6 OFFSET $7`;
+
+/** The audit's filter ($1–$5). */
+export const AUDIT_COUNT = `SELECT count(*)::int AS total ${OF_AUDIT}`;
+
+/** $1 group, $2 entity: whether the entity has any history in the group. */
+export const HAS_HISTORY = `
+  SELECT EXISTS (SELECT 1 FROM entity_history WHERE entity_id = $2 AND group_id = $1) AS found`;
+
+/** $1 cut-off, $2 batch size: deletes one batch of changes older than the cut-off. */
+export const PURGE_BATCH = `
+  WITH gone AS (
+    DELETE FROM entity_history WHERE id IN (
+      SELECT id FROM entity_history WHERE changed_at < $1 LIMIT $2)
+    RETURNING 1)
+  SELECT count(*)::int AS purged FROM gone`;
