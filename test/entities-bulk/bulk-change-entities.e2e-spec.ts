@@ -5,6 +5,7 @@ import { signUpMember, type Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
 import { openFeed } from '../events/feed.js';
 import { typeId } from '../entities/entity-helpers.js';
+import { keyOf, storedKeys } from '../attachments/attachment-helpers.js';
 
 const PATH = '/api/v1/entities/bulk';
 const CYCLE = 'an entity cannot be placed inside itself or one of its descendants';
@@ -218,11 +219,20 @@ describe('POST /api/v1/entities/bulk', () => {
       const inside = await createEntity(t.trove, t.owner, { name: 'Inside', parentId: crate.id });
       const lamp = await createEntity(t.trove, t.owner, 'Doomed lamp');
       const kept = await createEntity(t.trove, t.owner, 'Kept lamp');
-      await as(t.trove, t.owner, 'post', `/api/v1/entities/${lamp.id}/attachments`)
-        .field('name', 'manual.txt')
-        .field('type', 'manual')
-        .attach('file', Buffer.from('read me, bulk'), 'manual.txt')
-        .expect(201);
+      const attach = (entityId: string, content: Buffer) =>
+        as(t.trove, t.owner, 'post', `/api/v1/entities/${entityId}/attachments`)
+          .field('name', 'manual.txt')
+          .field('type', 'manual')
+          .attach('file', content, 'manual.txt')
+          .expect(201);
+      const own = Buffer.from('read me, bulk');
+      const shared = Buffer.from('read me too, bulk');
+      await attach(lamp.id, own);
+      await attach(crate.id, shared);
+      await attach(kept.id, shared);
+      expect(await storedKeys(t.trove)).toEqual(
+        expect.arrayContaining([keyOf(own, t.owner.groupId), keyOf(shared, t.owner.groupId)]),
+      );
 
       const response = await bulk(t.owner, { ids: [crate.id, lamp.id], action: 'delete' });
       expect(response.status).toBe(200);
@@ -230,12 +240,16 @@ describe('POST /api/v1/entities/bulk', () => {
       await as(t.trove, t.owner, 'get', `/api/v1/entities/${crate.id}`).expect(404);
       await as(t.trove, t.owner, 'get', `/api/v1/entities/${lamp.id}`).expect(404);
       expect((await get(t.owner, inside.id)).parent).toBeNull();
-      expect((await get(t.owner, kept.id)).name).toBe('Kept lamp');
+      expect((await get(t.owner, kept.id)).attachments).toHaveLength(1);
       expect(
         await t.trove.query('SELECT id FROM attachments WHERE entity_id = ANY($1::uuid[])', [
           [crate.id, lamp.id],
         ]),
       ).toEqual([]);
+      // The file only the deleted lamp used is gone; the one the kept lamp uses too stays.
+      const keys = await storedKeys(t.trove);
+      expect(keys).not.toContain(keyOf(own, t.owner.groupId));
+      expect(keys).toContain(keyOf(shared, t.owner.groupId));
     });
 
     it('announces one change to the group’s sockets, however many entities it changes', async () => {
