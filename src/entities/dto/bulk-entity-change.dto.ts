@@ -156,6 +156,12 @@ function SettableFields(): PropertyDecorator {
   });
 }
 
+const DATE_DOCUMENTATION = {
+  type: String,
+  nullable: true,
+  description: 'YYYY-MM-DD, MM/DD/YYYY or RFC 3339; "" or null: none',
+};
+
 /**
  * The attributes `setFields` sets on every entity, each validated as the update body does; an
  * attribute left out keeps each entity's own value.
@@ -183,6 +189,16 @@ export class BulkEntityFieldsDto extends PickType(UpdateEntityDto, [
   @IfPresent()
   @IsUUID('all')
   entityTypeId?: string;
+
+  // The dates as documented here; their validation is the update body's, inherited.
+  @ApiPropertyOptional({ ...DATE_DOCUMENTATION, example: '2027-01-31' })
+  override warrantyExpires?: string | null;
+
+  @ApiPropertyOptional({ ...DATE_DOCUMENTATION, example: '2026-01-31' })
+  override purchaseDate?: string | null;
+
+  @ApiPropertyOptional({ ...DATE_DOCUMENTATION, example: '2026-06-30' })
+  override soldDate?: string | null;
 }
 
 /**
