@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
-import { LOCK_KEY, PATH_USED, PATHS_OF_ENTITY, PATHS_OF_GROUP } from './stored-file.sql.js';
+import {
+  LOCK_KEY,
+  PATH_USED,
+  PATHS_OF_ENTITIES,
+  PATHS_OF_ENTITY,
+  PATHS_OF_GROUP,
+} from './stored-file.sql.js';
 
 /**
  * What the database knows of stored files: the attachment rows that use a key (their `path`)
@@ -18,6 +24,11 @@ export class StoredFileRepository {
 
   async pathsOfEntity(entityId: string): Promise<string[]> {
     const rows = await this.db.query<{ path: string }>(PATHS_OF_ENTITY, [entityId]);
+    return rows.map((row) => row.path);
+  }
+
+  async pathsOfEntities(entityIds: string[]): Promise<string[]> {
+    const rows = await this.db.query<{ path: string }>(PATHS_OF_ENTITIES, [entityIds]);
     return rows.map((row) => row.path);
   }
 

@@ -49,6 +49,12 @@ export class StoredFilesService {
     return (await this.files.pathsOfEntity(entityId)).filter(isStorageKey);
   }
 
+  /** Keys of the files of these entities' attachments, each once. */
+  async keysOfEntities(entityIds: string[]): Promise<string[]> {
+    if (entityIds.length === 0) return [];
+    return (await this.files.pathsOfEntities(entityIds)).filter(isStorageKey);
+  }
+
   /** Keys of the files of every attachment of a group's entities. */
   async keysOfGroup(groupId: string): Promise<string[]> {
     return (await this.files.pathsOfGroup(groupId)).filter(isStorageKey);

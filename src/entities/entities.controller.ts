@@ -38,6 +38,7 @@ import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiCsv, sendCsv } from '../common/http/csv-download.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
+import { BulkEntityChangeDto, BulkEntityChangeResultDto } from './dto/bulk-entity-change.dto.js';
 import { CreateEntityDto } from './dto/create-entity.dto.js';
 import { DuplicateEntityDto } from './dto/duplicate-entity.dto.js';
 import {
@@ -56,6 +57,7 @@ import { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
 import { PatchEntityDto } from './dto/patch-entity.dto.js';
 import { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { EntitiesService } from './entities.service.js';
+import { EntityBulkService } from './entity-bulk.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
 import { EntityImportService, IMPORT_FILE_FIELD } from './import/entity-import.service.js';
 import { EntityExportsService } from './entity-exports.service.js';
@@ -74,6 +76,7 @@ export class EntitiesController {
     private readonly duplicates: EntityDuplicatesService,
     private readonly imports: EntityImportService,
     private readonly exports: EntityExportsService,
+    private readonly bulk: EntityBulkService,
   ) {}
 
   @Get()
@@ -97,6 +100,34 @@ export class EntitiesController {
     @Body() dto: CreateEntityDto,
   ): Promise<EntitySummaryDto> {
     return this.entities.create(user, dto);
+  }
+
+  @Post('bulk')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Move, tag, untag, archive, unarchive, edit or delete up to 1000 entities at once',
+    description:
+      '`action` says what happens to every entity of `ids` (1 to 1000 entities of the group; ' +
+      'an id given twice counts once), with its one argument: `move` takes `parentId` (an ' +
+      'entity of the group, or null for the top level; it may be none of `ids` nor inside one ' +
+      'of them), `addTags` and `removeTags` take `tagIds` (tags of the group), `setFields` ' +
+      'takes `fields` (the attributes to set, at least one, validated as in the update body); ' +
+      '`archive`, `unarchive` and `delete` take none. A delete does what deleting each one ' +
+      'does: what was inside a deleted entity moves to the top level. All or nothing: when ' +
+      'one of `ids` is not an entity of the group (`fields.ids` lists every such id), or an ' +
+      'argument is wrong, nothing changes. `updated` counts the entities that changed: one ' +
+      'that already is as the action would make it (already archived, already tagged, the ' +
+      'same parent or values) is left alone and not counted. The group hears one ' +
+      '`entity.mutation` when anything changed.',
+  })
+  @ApiOkResponse({ type: BulkEntityChangeResultDto })
+  @ApiErrors(422)
+  bulkChangeEntities(
+    @CurrentUser() user: AuthUser,
+    @Body() dto: BulkEntityChangeDto,
+  ): Promise<BulkEntityChangeResultDto> {
+    return this.bulk.apply(user, dto);
   }
 
   @Post('import')

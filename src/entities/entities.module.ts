@@ -11,6 +11,7 @@ import { AssetsController, EntitiesController } from './entities.controller.js';
 import { EntitiesService } from './entities.service.js';
 import { EntityActionsController } from './entity-actions.controller.js';
 import { EntityActionsService } from './entity-actions.service.js';
+import { EntityBulkService } from './entity-bulk.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
 import { EntityRepository } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
@@ -46,6 +47,7 @@ const MAX_FORM_FIELDS = 4;
     EntityImportService,
     EntityExportsService,
     EntityActionsService,
+    EntityBulkService,
     EntityRepository,
   ],
   exports: [EntitiesService, EntityViewsService],

@@ -247,6 +247,67 @@ describe('maintained entity counts and sums', () => {
     expect(archived.count).toBeGreaterThanOrEqual(20);
   });
 
+  it('equal a fresh count after bulk archives, moves, tags, price and quantity edits and deletes', async () => {
+    const shelf = await create('Bulk shelf', locationType.id);
+    const tags = await Promise.all(
+      ['Bulk A', 'Bulk B'].map(
+        async (name) =>
+          ((await send('post', '/api/v1/tags', { name }).expect(201)).body as { id: string }).id,
+      ),
+    );
+    const items = await Promise.all(
+      Array.from({ length: 60 }, (_, k) =>
+        create(`Bulk ${k}`, itemType.id, undefined, {
+          tagIds: [tags[k % 2]],
+          quantity: 1 + (k % 4),
+        }),
+      ),
+    );
+    const bulk = (ids: string[], change: Record<string, unknown>) =>
+      send('post', '/api/v1/entities/bulk', { ids, ...change }).expect(200);
+    const expectFresh = async () => {
+      expect(await maintained(owner)).toEqual(await counted(owner));
+      await expectSumsExact(owner);
+      await expectListTotalsExact(owner);
+      const stats = (
+        await trove.http
+          .get('/api/v1/groups/statistics')
+          .set('Authorization', owner.authorization)
+          .expect(200)
+      ).body as { totalItems: number; totalItemPrice: number; totalLocations: number };
+      const [fresh] = await trove.query<{ items: number; value: number; locations: number }>(
+        `SELECT (count(*) FILTER (WHERE NOT t.is_location AND NOT e.archived))::int AS items,
+                coalesce(sum(e.purchase_price * e.quantity::numeric)
+                  FILTER (WHERE NOT t.is_location AND NOT e.archived), 0)::float8 AS value,
+                (count(*) FILTER (WHERE t.is_location))::int AS locations
+         FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE e.group_id = $1`,
+        [owner.groupId],
+      );
+      expect({
+        items: stats.totalItems,
+        value: stats.totalItemPrice,
+        locations: stats.totalLocations,
+      }).toEqual(fresh);
+    };
+
+    await bulk(items.slice(0, 40), { action: 'setFields', fields: { purchasePrice: 7.5 } });
+    await bulk(items.slice(20, 50), { action: 'setFields', fields: { quantity: 3 } });
+    await bulk(items.slice(0, 30), { action: 'move', parentId: shelf });
+    await expectFresh();
+    await bulk(items.slice(10, 35), { action: 'archive' });
+    await bulk(items.slice(0, 45), { action: 'addTags', tagIds: tags });
+    await bulk(items.slice(5, 15), { action: 'removeTags', tagIds: [tags[0]] });
+    await expectFresh();
+    await bulk(items.slice(15, 25), {
+      action: 'setFields',
+      fields: { purchasePrice: 1.25, quantity: 2, entityTypeId: locationType.id },
+    });
+    await bulk(items.slice(25, 30), { action: 'unarchive' });
+    await expectFresh();
+    await bulk([shelf, ...items.slice(0, 12), ...items.slice(40, 55)], { action: 'delete' });
+    await expectFresh();
+  });
+
   it('follow a type that becomes a location type, with no recount', async () => {
     const gadgets = (
       await send('post', '/api/v1/entity-types', { name: 'Gadget', isLocation: false }).expect(201)
