@@ -254,6 +254,40 @@ describe('GET /api/v1/entities/{id}/history', () => {
       );
     });
 
+    it('records a bulk change as one entry per entity it changed', async () => {
+      const shelf = await createEntity(app.trove, owner, 'Top shelf');
+      const jars = [
+        await createEntity(app.trove, owner, 'Jar 1'),
+        await createEntity(app.trove, owner, 'Jar 2'),
+      ];
+      const moved = await as(app.trove, member, 'post', '/api/v1/entities/bulk')
+        .send({ ids: jars.map((jar) => jar.id), action: 'move', parentId: shelf.id })
+        .expect(200);
+      expect(moved.body).toEqual({ updated: 2 });
+      const archived = await as(app.trove, member, 'post', '/api/v1/entities/bulk')
+        .send({ ids: [jars[0].id], action: 'archive' })
+        .expect(200);
+      expect(archived.body).toEqual({ updated: 1 });
+
+      const first = await historyOf(app.trove, owner, jars[0].id);
+      expect(
+        first.items.slice(0, 2).map((entry) => [entry.operation, entry.actor.id, entry.changes]),
+      ).toEqual([
+        [
+          'POST /api/v1/entities/bulk',
+          member.id,
+          [{ field: 'archived', before: false, after: true }],
+        ],
+        [
+          'POST /api/v1/entities/bulk',
+          member.id,
+          [{ field: 'parentId', before: null, after: shelf.id }],
+        ],
+      ]);
+      const second = await historyOf(app.trove, owner, jars[1].id);
+      expect(second.items.map((entry) => entry.action)).toEqual(['update', 'create']);
+    });
+
     it('names the API key a change was made with', async () => {
       const created = await as(app.trove, owner, 'post', '/api/v1/users/self/api-keys')
         .send({ name: 'inventory script' })
