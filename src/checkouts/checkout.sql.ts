@@ -18,8 +18,11 @@ export const CHECKOUT_VIEW = `SELECT ${VIEW_COLUMNS} WHERE c.id = $1 AND c.group
 export const ENTITY_CHECKOUTS = `SELECT ${VIEW_COLUMNS}
   WHERE c.entity_id = $1 ORDER BY c.created_at DESC, c.id DESC`;
 
-/** How many of entity `$1` are out: Σ (quantity − returned) over its check-outs not returned. */
-export const OUTSTANDING_OF_ENTITY = `SELECT COALESCE(sum(quantity - returned_quantity), 0)::int AS outstanding
+/**
+ * How many of entity `$1` are out: Σ (quantity − returned) over its check-outs not returned
+ * (as a double, like the entity's quantity, so no sum of integers overflows).
+ */
+export const OUTSTANDING_OF_ENTITY = `SELECT COALESCE(sum(quantity - returned_quantity), 0)::float8 AS outstanding
   FROM checkouts WHERE entity_id = $1 AND returned_at IS NULL`;
 
 /** Inserts a check-out; its id. */

@@ -21,13 +21,13 @@ export class CheckoutDto {
   @ApiProperty()
   entityName: string;
 
-  @ApiProperty({ description: 'How many were checked out' })
+  @ApiProperty({ type: 'integer', description: 'How many were checked out' })
   quantity: number;
 
-  @ApiProperty({ description: 'How many came back so far' })
+  @ApiProperty({ type: 'integer', description: 'How many came back so far' })
   returnedQuantity: number;
 
-  @ApiProperty({ description: 'quantity − returnedQuantity' })
+  @ApiProperty({ type: 'integer', description: 'quantity − returnedQuantity' })
   outstanding: number;
 
   @ApiProperty({
@@ -70,13 +70,13 @@ export class CheckoutDto {
 
 /** A page of the group's check-outs. */
 export class CheckoutPageDto {
-  @ApiProperty({ description: 'The page, from 1' })
+  @ApiProperty({ type: 'integer', description: 'The page, from 1' })
   page: number;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   pageSize: number;
 
-  @ApiProperty({ description: 'Matches before paging' })
+  @ApiProperty({ type: 'integer', description: 'Matches before paging' })
   total: number;
 
   @ApiProperty({ type: [CheckoutDto] })

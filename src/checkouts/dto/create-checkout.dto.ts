@@ -13,6 +13,8 @@ export const MAX_CHECKOUT_QUANTITY = 2_147_483_647;
  */
 export class CreateCheckoutDto {
   @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
     minimum: 1,
     default: 1,
     description: 'How many; at most what is available',

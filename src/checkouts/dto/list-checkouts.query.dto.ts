@@ -28,7 +28,7 @@ export class ListCheckoutsQueryDto {
   @IsUUID('all')
   memberId?: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -36,6 +36,7 @@ export class ListCheckoutsQueryDto {
   page?: number;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: MAX_CHECKOUT_PAGE_SIZE,
     default: DEFAULT_CHECKOUT_PAGE_SIZE,

@@ -5,6 +5,8 @@ import { MAX_CHECKOUT_QUANTITY } from './create-checkout.dto.js';
 /** The body of POST /entities/{id}/checkouts/{checkoutId}/return (it may be empty). */
 export class ReturnCheckoutDto {
   @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
     minimum: 1,
     description: 'How many come back; at most what is outstanding. Omitted: all of it',
   })
