@@ -164,6 +164,22 @@ describe('POST /api/v1/entities/{id}/checkouts', () => {
       expect(await entityQuantity(chairs.id)).toBe(5);
     });
 
+    it('answers a repeat with the same Idempotency-Key with the first check-out, lending once', async () => {
+      const projector = await createEntity(app.trove, owner, { name: 'Projector', quantity: 2 });
+      const send = () =>
+        create(owner, projector.id, { borrower: 'Bob' }).set(
+          'Idempotency-Key',
+          `lend-${projector.id}`,
+        );
+
+      const first = await send().expect(201);
+      const again = await send().expect(201);
+
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await entityCheckouts(app.trove, owner, projector.id)).toEqual([first.body]);
+    });
+
     it('never lends more than the entity has when check-outs run at once', async () => {
       const bikes = await createEntity(app.trove, owner, { name: 'Bikes', quantity: 3 });
 
