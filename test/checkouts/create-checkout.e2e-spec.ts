@@ -164,6 +164,18 @@ describe('POST /api/v1/entities/{id}/checkouts', () => {
       expect(await entityQuantity(chairs.id)).toBe(5);
     });
 
+    it('lends nothing while the entity has less than is out, after its quantity was lowered', async () => {
+      const jacks = await createEntity(app.trove, owner, { name: 'Jacks', quantity: 4 });
+      await checkOut(app.trove, owner, jacks.id, { quantity: 3, borrower: 'Bob' });
+      await as(app.trove, owner, 'patch', `/api/v1/entities/${jacks.id}`)
+        .send({ quantity: 2 })
+        .expect(200);
+
+      const response = await create(owner, jacks.id, { borrower: 'Cy' });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(validation({ quantity: tooMany(0, 2, 3) }));
+    });
+
     it('answers a repeat with the same Idempotency-Key with the first check-out, lending once', async () => {
       const projector = await createEntity(app.trove, owner, { name: 'Projector', quantity: 2 });
       const send = () =>

@@ -201,6 +201,26 @@ describe('GET /api/v1/checkouts', () => {
   });
 
   describe('members who leave', () => {
+    it('keeps what a member removed from the group has out, still named, and lends them no more', async () => {
+      const leaver = await signUpMember(app.trove, owner, 'user');
+      const canoe = await createEntity(app.trove, owner, { name: 'Canoe', quantity: 2 });
+      const checkout = await checkOut(app.trove, owner, canoe.id, { memberId: leaver.id });
+      await as(app.trove, owner, 'delete', `/api/v1/groups/members/${leaver.id}`).expect(204);
+
+      const theirs = await list(owner, { memberId: leaver.id }).expect(200);
+      expect((theirs.body as CheckoutPageBody).items).toEqual([checkout]);
+      const again = await as(
+        app.trove,
+        owner,
+        'post',
+        `/api/v1/entities/${canoe.id}/checkouts`,
+      ).send({ memberId: leaver.id });
+      expect(again.status).toBe(422);
+      expect(again.body).toEqual(
+        validation({ memberId: `user ${leaver.id} is not a member of this group` }),
+      );
+    });
+
     it('keeps a deleted member’s open check-outs, with no member named', async () => {
       const leaver = await signUpMember(app.trove, owner, 'user');
       const kayak = await createEntity(app.trove, owner, 'Kayak');
