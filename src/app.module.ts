@@ -3,6 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CheckoutsModule } from './checkouts/checkouts.module.js';
 import { CollectionBackupsModule } from './collection-backups/collection-backups.module.js';
 import { HttpErrorFilter } from './common/errors/http-error.filter.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
@@ -68,6 +69,7 @@ export class AppModule {
         TemplatesModule,
         TagsModule,
         MaintenanceModule,
+        CheckoutsModule,
         AttachmentsModule,
         LabelsModule,
         NotifiersModule,

@@ -4,6 +4,7 @@ import { AuthRoleRecord } from '../auth/auth-role.record.js';
 import { AuthTokenRecord } from '../auth/auth-token.record.js';
 import { LoginAttemptRecord } from '../auth/login-attempt.record.js';
 import { ServerSecretRecord } from '../auth/server-secret.record.js';
+import { CheckoutRecord } from '../checkouts/checkout.record.js';
 import { GroupExportRecord } from '../collection-backups/group-export.record.js';
 import { IdempotencyKeyRecord } from '../common/idempotency/idempotency-key.record.js';
 import { EntityFieldRecord } from '../entities/entity-field.record.js';
@@ -49,4 +50,5 @@ export const RECORDS = [
   WarrantyAnnouncementRecord,
   GroupExportRecord,
   EntityHistoryRecord,
+  CheckoutRecord,
 ];

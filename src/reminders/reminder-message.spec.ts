@@ -62,4 +62,32 @@ describe('reminderMessage', () => {
         .body,
     ).toBe('Maintenance scheduled today:\n- Bike: Chain');
   });
+
+  it('lists overdue check-outs last, with the count when more than one is out', () => {
+    const overdue = [
+      { entityName: 'Drill', outstanding: 1, who: 'Grace', dueOn: '2026-11-20' },
+      { entityName: 'Chairs', outstanding: 4, who: 'Bob', dueOn: '2026-11-21' },
+      { entityName: 'Ladder', outstanding: 1, who: null, dueOn: '2026-11-21' },
+    ];
+    expect(reminderMessage('Home', '2026-11-22', [], [], 14, overdue).body).toBe(
+      [
+        'Overdue check-outs:',
+        '- Drill: Grace, due 2026-11-20',
+        '- Chairs ×4: Bob, due 2026-11-21',
+        '- Ladder: a former member, due 2026-11-21',
+      ].join('\n'),
+    );
+    expect(
+      reminderMessage(
+        'Home',
+        '2026-11-22',
+        [{ entityName: 'Bike', entryName: 'Chain' }],
+        [],
+        14,
+        overdue.slice(0, 1),
+      ).body,
+    ).toBe(
+      'Maintenance scheduled today:\n- Bike: Chain\n\nOverdue check-outs:\n- Drill: Grace, due 2026-11-20',
+    );
+  });
 });

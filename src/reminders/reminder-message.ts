@@ -10,6 +10,15 @@ export interface EndingWarrantyItem {
   warrantyExpires: string;
 }
 
+/** A check-out past its due day with some still out. */
+export interface OverdueCheckoutItem {
+  entityName: string;
+  outstanding: number;
+  /** Who has it; null for a member whose account was deleted. */
+  who: string | null;
+  dueOn: string;
+}
+
 /** What a group's reminder says. */
 export interface ReminderMessage {
   title: string;
@@ -35,7 +44,7 @@ export function addDays(day: string, days: number): string {
 
 /**
  * The reminder of a group for `day`: maintenance scheduled that day and not completed, then
- * warranties ending within `warrantyDays`, each a line.
+ * warranties ending within `warrantyDays`, then check-outs past their due day, each a line.
  */
 export function reminderMessage(
   groupName: string,
@@ -43,6 +52,7 @@ export function reminderMessage(
   due: DueEntry[],
   warranties: EndingWarrantyItem[],
   warrantyDays: number,
+  overdue: OverdueCheckoutItem[] = [],
 ): ReminderMessage {
   const sections: string[] = [];
   if (due.length > 0) {
@@ -65,5 +75,13 @@ export function reminderMessage(
       ].join('\n'),
     );
   }
+  if (overdue.length > 0) {
+    sections.push(['Overdue check-outs:', ...overdue.map(overdueLine)].join('\n'));
+  }
   return { title: `${groupName}: reminders for ${day}`, body: sections.join('\n\n') };
 }
+
+/** `- Drill ×2: Grace, due 2026-11-20`; the count only when more than one is out. */
+const overdueLine = (item: OverdueCheckoutItem): string =>
+  `- ${item.entityName}${item.outstanding > 1 ? ` ×${item.outstanding}` : ''}: ` +
+  `${item.who ?? 'a former member'}, due ${item.dueOn}`;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CheckoutsModule } from '../checkouts/checkouts.module.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
@@ -6,9 +7,12 @@ import { NotifiersModule } from '../notifiers/notifiers.module.js';
 import { RemindersRepository } from './reminders.repository.js';
 import { RemindersService } from './reminders.service.js';
 
-/** Daily reminders of due maintenance and ending warranties, sent through notifiers. */
+/**
+ * Daily reminders of due maintenance, ending warranties and overdue check-outs, sent through
+ * notifiers.
+ */
 @Module({
-  imports: [EntitiesModule, GroupsModule, MaintenanceModule, NotifiersModule],
+  imports: [CheckoutsModule, EntitiesModule, GroupsModule, MaintenanceModule, NotifiersModule],
   providers: [RemindersService, RemindersRepository],
 })
 export class RemindersModule {}

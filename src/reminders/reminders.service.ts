@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
+import { CheckoutsService, type OverdueCheckout } from '../checkouts/checkouts.service.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService, type EndingWarranty } from '../entities/entities.service.js';
 import { GroupsService } from '../groups/groups.service.js';
@@ -25,14 +26,22 @@ export interface ReminderRun {
   reminded: number;
 }
 
+/** What a group's reminder may list. */
+interface GroupItems {
+  due: DueMaintenanceEntry[];
+  warranties: EndingWarranty[];
+  overdue: OverdueCheckout[];
+}
+
 /** Claims and announcements are kept this long, then purged. */
 const KEEP_DAYS = 7;
 
 /**
  * The daily reminder each group gets through its active notifiers (anyone's): maintenance
  * entries scheduled today and not completed, and entities whose warranty ends within
- * `TROVE_REMINDERS_WARRANTY_DAYS` (each end day announced once). "Today" and the hour are those
- * of `TROVE_REMINDERS_TIME_ZONE`.
+ * `TROVE_REMINDERS_WARRANTY_DAYS` (each end day announced once), and check-outs past their due
+ * day (every day until they are returned). "Today" and the hour are those of
+ * `TROVE_REMINDERS_TIME_ZONE`.
  *
  * The queue's schedule runs the job once a minute across all instances during the reminder
  * hour, so an instance that was down at its start still sends that day's reminders. A group's
@@ -49,6 +58,7 @@ export class RemindersService implements OnModuleInit {
     private readonly maintenance: MaintenanceService,
     private readonly entities: EntitiesService,
     private readonly groups: GroupsService,
+    private readonly checkouts: CheckoutsService,
     private readonly notifiers: NotifiersService,
     private readonly jobs: JobQueue,
     private readonly config: ConfigService<TroveConfig, true>,
@@ -76,20 +86,22 @@ export class RemindersService implements OnModuleInit {
     const due = await this.maintenance.dueOn(day);
     const warranties =
       warrantyDays > 0 ? await this.entities.warrantiesEnding(day, addDays(day, warrantyDays)) : [];
-    const byGroup = new Map<string, { due: DueMaintenanceEntry[]; warranties: EndingWarranty[] }>();
+    const overdue = await this.checkouts.overdueOn(day);
+    const byGroup = new Map<string, GroupItems>();
     const of = (groupId: string) => {
       let group = byGroup.get(groupId);
-      if (!group) byGroup.set(groupId, (group = { due: [], warranties: [] }));
+      if (!group) byGroup.set(groupId, (group = { due: [], warranties: [], overdue: [] }));
       return group;
     };
     for (const entry of due) of(entry.groupId).due.push(entry);
     for (const item of warranties) of(item.groupId).warranties.push(item);
+    for (const checkout of overdue) of(checkout.groupId).overdue.push(checkout);
 
     let reminded = 0;
     let failed = 0;
     for (const [groupId, items] of byGroup) {
       try {
-        if (await this.remindGroup(groupId, day, items.due, items.warranties)) reminded += 1;
+        if (await this.remindGroup(groupId, day, items)) reminded += 1;
       } catch (error) {
         failed += 1;
         this.logger.warn(
@@ -110,17 +122,17 @@ export class RemindersService implements OnModuleInit {
   private async remindGroup(
     groupId: string,
     day: string,
-    due: DueMaintenanceEntry[],
-    warranties: EndingWarranty[],
+    { due, warranties, overdue }: GroupItems,
   ): Promise<boolean> {
     if (!(await this.runs.claimDay(groupId, day))) return false;
     const fresh = await this.runs.unannounced(warranties);
-    if (due.length === 0 && fresh.length === 0) {
+    if (due.length === 0 && fresh.length === 0 && overdue.length === 0) {
       await this.runs.releaseDay(groupId, day);
       return false;
     }
     const group = await this.groups.getById(groupId);
-    const message = reminderMessage(group.name, day, due, fresh, this.settings.warrantyDays);
+    const { warrantyDays } = this.settings;
+    const message = reminderMessage(group.name, day, due, fresh, warrantyDays, overdue);
     if ((await this.notifiers.notifyGroup(groupId, message)) === 0) {
       await this.runs.releaseDay(groupId, day);
       return false;

@@ -36,6 +36,7 @@ describe('migrations', () => {
       'attachments',
       'auth_roles',
       'auth_tokens',
+      'checkouts',
       'entities',
       'entity_child_values',
       'entity_counts',
