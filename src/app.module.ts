@@ -25,6 +25,7 @@ import { OidcModule } from './oidc/oidc.module.js';
 import { ProductsModule } from './products/products.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { StatisticsModule } from './statistics/statistics.module.js';
+import { StockModule } from './stock/stock.module.js';
 import { StatusModule } from './status/status.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
@@ -72,6 +73,7 @@ export class AppModule {
         NotifiersModule,
         CollectionBackupsModule,
         RemindersModule,
+        StockModule,
         ProductsModule,
         CurrenciesModule,
         StatisticsModule,

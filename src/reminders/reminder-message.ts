@@ -10,6 +10,12 @@ export interface EndingWarrantyItem {
   warrantyExpires: string;
 }
 
+/** An entity whose stock expires soon or has expired. */
+export interface ExpiringStockItem {
+  name: string;
+  expiresOn: string;
+}
+
 /** What a group's reminder says. */
 export interface ReminderMessage {
   title: string;
@@ -35,7 +41,8 @@ export function addDays(day: string, days: number): string {
 
 /**
  * The reminder of a group for `day`: maintenance scheduled that day and not completed, then
- * warranties ending within `warrantyDays`, each a line.
+ * warranties ending within `warrantyDays`, then stock expiring within `expiryDays` and stock
+ * expired (`expirySections`), each a line.
  */
 export function reminderMessage(
   groupName: string,
@@ -43,6 +50,8 @@ export function reminderMessage(
   due: DueEntry[],
   warranties: EndingWarrantyItem[],
   warrantyDays: number,
+  expiring: ExpiringStockItem[] = [],
+  expiryDays = 0,
 ): ReminderMessage {
   const sections: string[] = [];
   if (due.length > 0) {
@@ -65,5 +74,36 @@ export function reminderMessage(
       ].join('\n'),
     );
   }
+  sections.push(...expirySections(day, expiring, expiryDays));
   return { title: `${groupName}: reminders for ${day}`, body: sections.join('\n\n') };
+}
+
+/**
+ * The stock expiry sections of a reminder for `day`: what expires from that day to `expiryDays`
+ * after it, then what expired before it (each section only when it lists something).
+ */
+export function expirySections(
+  day: string,
+  items: ExpiringStockItem[],
+  expiryDays: number,
+): string[] {
+  const sections: string[] = [];
+  const upcoming = items.filter((item) => item.expiresOn >= day);
+  const expired = items.filter((item) => item.expiresOn < day);
+  if (upcoming.length > 0) {
+    sections.push(
+      [
+        `Expiring within ${expiryDays} days:`,
+        ...upcoming.map((item) =>
+          item.expiresOn === day ? `- ${item.name}: today` : `- ${item.name}: ${item.expiresOn}`,
+        ),
+      ].join('\n'),
+    );
+  }
+  if (expired.length > 0) {
+    sections.push(
+      ['Expired:', ...expired.map((item) => `- ${item.name}: ${item.expiresOn}`)].join('\n'),
+    );
+  }
+  return sections;
 }

@@ -3,12 +3,16 @@ import { EntitiesModule } from '../entities/entities.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
+import { StockModule } from '../stock/stock.module.js';
 import { RemindersRepository } from './reminders.repository.js';
 import { RemindersService } from './reminders.service.js';
 
-/** Daily reminders of due maintenance and ending warranties, sent through notifiers. */
+/**
+ * Daily reminders of due maintenance, ending warranties and expiring stock, sent through
+ * notifiers.
+ */
 @Module({
-  imports: [EntitiesModule, GroupsModule, MaintenanceModule, NotifiersModule],
+  imports: [EntitiesModule, GroupsModule, MaintenanceModule, NotifiersModule, StockModule],
   providers: [RemindersService, RemindersRepository],
 })
 export class RemindersModule {}

@@ -10,6 +10,7 @@ import {
   type DueMaintenanceEntry,
 } from '../maintenance/maintenance.service.js';
 import { NotifiersService } from '../notifiers/notifiers.service.js';
+import { StockService, type UnannouncedExpiry } from '../stock/stock.service.js';
 import { addDays, dayIn, reminderMessage } from './reminder-message.js';
 import { RemindersRepository } from './reminders.repository.js';
 
@@ -25,14 +26,23 @@ export interface ReminderRun {
   reminded: number;
 }
 
+/** What a group's reminder may list. */
+interface GroupItems {
+  due: DueMaintenanceEntry[];
+  warranties: EndingWarranty[];
+  /** Stock expiring or expired whose expiry day has not been announced. */
+  expiring: UnannouncedExpiry[];
+}
+
 /** Claims and announcements are kept this long, then purged. */
 const KEEP_DAYS = 7;
 
 /**
  * The daily reminder each group gets through its active notifiers (anyone's): maintenance
  * entries scheduled today and not completed, and entities whose warranty ends within
- * `TROVE_REMINDERS_WARRANTY_DAYS` (each end day announced once). "Today" and the hour are those
- * of `TROVE_REMINDERS_TIME_ZONE`.
+ * `TROVE_REMINDERS_WARRANTY_DAYS` (each end day announced once), and entities whose stock expires
+ * within `TROVE_REMINDERS_EXPIRY_DAYS` or has expired (each expiry day announced once). "Today"
+ * and the hour are those of `TROVE_REMINDERS_TIME_ZONE`.
  *
  * The queue's schedule runs the job once a minute across all instances during the reminder
  * hour, so an instance that was down at its start still sends that day's reminders. A group's
@@ -50,6 +60,7 @@ export class RemindersService implements OnModuleInit {
     private readonly entities: EntitiesService,
     private readonly groups: GroupsService,
     private readonly notifiers: NotifiersService,
+    private readonly stock: StockService,
     private readonly jobs: JobQueue,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
@@ -70,26 +81,29 @@ export class RemindersService implements OnModuleInit {
 
   /** Sends the reminders of the day `now` falls on to the groups not yet reminded that day. */
   async remind(now: Date): Promise<ReminderRun> {
-    const { timeZone, warrantyDays } = this.settings;
+    const { timeZone, warrantyDays, expiryDays } = this.settings;
     const day = dayIn(timeZone, now);
     await this.runs.purgeBefore(addDays(day, -KEEP_DAYS));
     const due = await this.maintenance.dueOn(day);
     const warranties =
       warrantyDays > 0 ? await this.entities.warrantiesEnding(day, addDays(day, warrantyDays)) : [];
-    const byGroup = new Map<string, { due: DueMaintenanceEntry[]; warranties: EndingWarranty[] }>();
+    const expiring =
+      expiryDays > 0 ? await this.stock.unannouncedExpiring(addDays(day, expiryDays)) : [];
+    const byGroup = new Map<string, GroupItems>();
     const of = (groupId: string) => {
       let group = byGroup.get(groupId);
-      if (!group) byGroup.set(groupId, (group = { due: [], warranties: [] }));
+      if (!group) byGroup.set(groupId, (group = { due: [], warranties: [], expiring: [] }));
       return group;
     };
     for (const entry of due) of(entry.groupId).due.push(entry);
     for (const item of warranties) of(item.groupId).warranties.push(item);
+    for (const item of expiring) of(item.groupId).expiring.push(item);
 
     let reminded = 0;
     let failed = 0;
     for (const [groupId, items] of byGroup) {
       try {
-        if (await this.remindGroup(groupId, day, items.due, items.warranties)) reminded += 1;
+        if (await this.remindGroup(groupId, day, items)) reminded += 1;
       } catch (error) {
         failed += 1;
         this.logger.warn(
@@ -110,22 +124,31 @@ export class RemindersService implements OnModuleInit {
   private async remindGroup(
     groupId: string,
     day: string,
-    due: DueMaintenanceEntry[],
-    warranties: EndingWarranty[],
+    { due, warranties, expiring }: GroupItems,
   ): Promise<boolean> {
     if (!(await this.runs.claimDay(groupId, day))) return false;
     const fresh = await this.runs.unannounced(warranties);
-    if (due.length === 0 && fresh.length === 0) {
+    if (due.length === 0 && fresh.length === 0 && expiring.length === 0) {
       await this.runs.releaseDay(groupId, day);
       return false;
     }
     const group = await this.groups.getById(groupId);
-    const message = reminderMessage(group.name, day, due, fresh, this.settings.warrantyDays);
+    const { warrantyDays, expiryDays } = this.settings;
+    const message = reminderMessage(
+      group.name,
+      day,
+      due,
+      fresh,
+      warrantyDays,
+      expiring,
+      expiryDays,
+    );
     if ((await this.notifiers.notifyGroup(groupId, message)) === 0) {
       await this.runs.releaseDay(groupId, day);
       return false;
     }
     await this.runs.markAnnounced(fresh);
+    await this.stock.markExpiryAnnounced(expiring);
     return true;
   }
 

@@ -16,6 +16,7 @@ import { CreateGroupExports1795220100000 } from './1795220100000-CreateGroupExpo
 import { NotifyCredentialChanges1795220280000 } from './1795220280000-NotifyCredentialChanges.js';
 import { MaintainEntityCounts1795220340000 } from './1795220340000-MaintainEntityCounts.js';
 import { MaintainGroupStatistics1795220400000 } from './1795220400000-MaintainGroupStatistics.js';
+import { CreateEntityStock1795220520000 } from './1795220520000-CreateEntityStock.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   NotifyCredentialChanges1795220280000,
   MaintainEntityCounts1795220340000,
   MaintainGroupStatistics1795220400000,
+  CreateEntityStock1795220520000,
 ];
