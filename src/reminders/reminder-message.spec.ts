@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayIn, reminderMessage } from './reminder-message.js';
+import { addDays, dayIn, expirySections, reminderMessage } from './reminder-message.js';
 
 describe('reminder days', () => {
   it('takes the calendar day of the time zone', () => {
@@ -61,5 +61,39 @@ describe('reminderMessage', () => {
       reminderMessage('Home', '2026-11-22', [{ entityName: 'Bike', entryName: 'Chain' }], [], 14)
         .body,
     ).toBe('Maintenance scheduled today:\n- Bike: Chain');
+  });
+});
+
+describe('expirySections', () => {
+  it('lists what expires from today on, then what has expired, each only when there is some', () => {
+    const items = [
+      { name: 'Eggs', expiresOn: '2026-11-20' },
+      { name: 'Milk', expiresOn: '2026-11-22' },
+      { name: 'Cheese', expiresOn: '2026-12-01' },
+    ];
+    expect(expirySections('2026-11-22', items, 14)).toEqual([
+      'Expiring within 14 days:\n- Milk: today\n- Cheese: 2026-12-01',
+      'Expired:\n- Eggs: 2026-11-20',
+    ]);
+    expect(expirySections('2026-11-22', items.slice(0, 1), 14)).toEqual([
+      'Expired:\n- Eggs: 2026-11-20',
+    ]);
+    expect(expirySections('2026-11-22', [], 14)).toEqual([]);
+  });
+
+  it('come after the other sections of a reminder', () => {
+    expect(
+      reminderMessage(
+        'Home',
+        '2026-11-22',
+        [{ entityName: 'Bike', entryName: 'Chain' }],
+        [],
+        30,
+        [{ name: 'Milk', expiresOn: '2026-11-23' }],
+        7,
+      ).body,
+    ).toBe(
+      'Maintenance scheduled today:\n- Bike: Chain\n\nExpiring within 7 days:\n- Milk: 2026-11-23',
+    );
   });
 });

@@ -62,10 +62,7 @@ export class StockAlertsService implements OnModuleInit, BeforeApplicationShutdo
       retryDelaySeconds: 30,
       expireInSeconds: 5 * 60,
       schedule: { cron: '*/5 * * * *', data: {} },
-      handle: async () => {
-        await this.stock.reconcileLow();
-        await this.drain();
-      },
+      handle: () => this.sweep(),
     });
     if (!this.jobs.workersEnabled) return;
     this.notifications.listen(
@@ -103,6 +100,15 @@ export class StockAlertsService implements OnModuleInit, BeforeApplicationShutdo
       .finally(() => {
         this.draining = undefined;
       });
+  }
+
+  /**
+   * The periodic sweep: brings every low flag that disagrees with its entity up to date (a
+   * crossing alerts as the triggers would), then sends every waiting alert.
+   */
+  async sweep(): Promise<void> {
+    await this.stock.reconcileLow();
+    await this.drain();
   }
 
   /** Sends every waiting alert, a batch per unit of work. */
