@@ -5,10 +5,10 @@ export class EntityStockDto {
   @ApiProperty({ format: 'uuid' })
   entityId: string;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'null: no minimum' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: no minimum' })
   minQuantity: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'null: not set' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: not set' })
   reorderQuantity: number | null;
 
   @ApiProperty({ type: String, nullable: true, format: 'date', description: 'null: never' })

@@ -11,6 +11,7 @@ const toInt = ({ value }: { value: unknown }): unknown =>
 /** The query of GET /stock/expiring. */
 export class ListExpiringQueryDto {
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 0,
     maximum: MAX_EXPIRY_WINDOW_DAYS,
     default: DEFAULT_EXPIRY_WINDOW_DAYS,

@@ -32,13 +32,14 @@ export class StockListedEntityDto {
 
 /** An entity at or below its minimum quantity. */
 export class LowStockItemDto extends StockListedEntityDto {
-  @ApiProperty()
+  @ApiProperty({ type: 'integer' })
   minQuantity: number;
 
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', nullable: true })
   reorderQuantity: number | null;
 
   @ApiProperty({
+    type: 'integer',
     description:
       'How many to buy: reorderQuantity when set, otherwise the fewest whole units that bring ' +
       'the quantity above the minimum',
@@ -54,6 +55,9 @@ export class ExpiringItemDto extends StockListedEntityDto {
   @ApiProperty({ description: 'Whether the day is before today' })
   expired: boolean;
 
-  @ApiProperty({ description: 'Days from today to the expiry day; negative when expired' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Days from today to the expiry day; negative when expired',
+  })
   daysLeft: number;
 }

@@ -50,7 +50,7 @@ const IsDay = (options?: ValidationOptions): PropertyDecorator =>
  */
 export class UpdateEntityStockDto {
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     nullable: true,
     minimum: 0,
     maximum: MAX_STOCK_QUANTITY,
@@ -64,7 +64,7 @@ export class UpdateEntityStockDto {
   minQuantity?: number | null;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     nullable: true,
     minimum: 0,
     maximum: MAX_STOCK_QUANTITY,
@@ -89,6 +89,7 @@ export class UpdateEntityStockDto {
   expiresOn?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     maxLength: MAX_STOCK_NOTES,
     nullable: true,
     example: 'the blue packet',
