@@ -27,6 +27,7 @@ import { ProductsModule } from './products/products.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { StatisticsModule } from './statistics/statistics.module.js';
+import { StockModule } from './stock/stock.module.js';
 import { StatusModule } from './status/status.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
@@ -76,6 +77,7 @@ export class AppModule {
         CollectionBackupsModule,
         RemindersModule,
         HistoryModule,
+        StockModule,
         ProductsModule,
         CurrenciesModule,
         StatisticsModule,

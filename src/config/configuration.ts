@@ -113,6 +113,8 @@ export interface TroveConfig {
     timeZone: string;
     /** Days ahead in which an ending warranty is announced; 0 announces none. */
     warrantyDays: number;
+    /** Days ahead in which a stock expiry day is announced; 0 announces none. */
+    expiryDays: number;
   };
   barcode: {
     upcitemdbUrl: string;
@@ -272,6 +274,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       hour: env.TROVE_REMINDERS_HOUR,
       timeZone: env.TROVE_REMINDERS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
       warrantyDays: env.TROVE_REMINDERS_WARRANTY_DAYS,
+      expiryDays: env.TROVE_REMINDERS_EXPIRY_DAYS,
     },
     barcode: {
       upcitemdbUrl: env.TROVE_BARCODE_UPCITEMDB_URL.replace(/\/+$/, ''),

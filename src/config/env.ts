@@ -392,6 +392,16 @@ export class EnvironmentVariables {
   @Max(3650)
   TROVE_REMINDERS_WARRANTY_DAYS = 30;
 
+  /**
+   * Days ahead in which an entity's stock expiry day is announced (once per item, expired ones
+   * too); 0 announces none.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  TROVE_REMINDERS_EXPIRY_DAYS = 14;
+
   // --- Build information (normally set by the image build) ---------------------------------
 
   /** Commit the running build was made from. */

@@ -78,3 +78,27 @@ export const namePathsUp = (
     ) p
     WHERE c.depth < ${MAX_HIERARCHY_DEPTH}
   )`;
+
+/**
+ * `name(seed, id, parent_id, depth)`: for each row of `seed` (with `id` and `parent_id`), each of
+ * its ancestors in the group `group`, its parent at depth 1, the parent's parent at 2, and so
+ * on; a seed at the top level has none. Each step looks up one row by its key, as `namePathsUp`.
+ */
+export const ancestorsOfEach = (
+  name: string,
+  table: HierarchyTable,
+  seed: string,
+  group: string,
+): string => `${name}(seed, id, parent_id, depth) AS (
+    SELECT s.id, p.id, p.parent_id, 1 FROM ${seed} s CROSS JOIN LATERAL (
+      SELECT p.id, p.parent_id FROM ${table} p
+      WHERE p.id = s.parent_id AND p.group_id = ${group} LIMIT 1
+    ) p
+    UNION ALL
+    SELECT c.seed, p.id, p.parent_id, c.depth + 1
+    FROM ${name} c CROSS JOIN LATERAL (
+      SELECT p.id, p.parent_id FROM ${table} p
+      WHERE p.id = c.parent_id AND p.group_id = ${group} LIMIT 1
+    ) p
+    WHERE c.depth < ${MAX_HIERARCHY_DEPTH}
+  )`;

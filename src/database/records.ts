@@ -19,6 +19,7 @@ import { NotifierRecord } from '../notifiers/notifier.record.js';
 import { PasswordResetRecord } from '../password-resets/password-reset.record.js';
 import { ReminderRunRecord } from '../reminders/reminder-run.record.js';
 import { WarrantyAnnouncementRecord } from '../reminders/warranty-announcement.record.js';
+import { EntityStockRecord } from '../stock/entity-stock.record.js';
 import { TagRecord } from '../tags/tag.record.js';
 import { TemplateFieldRecord } from '../templates/template-field.record.js';
 import { TemplateRecord } from '../templates/template.record.js';
@@ -51,4 +52,5 @@ export const RECORDS = [
   GroupExportRecord,
   EntityHistoryRecord,
   CheckoutRecord,
+  EntityStockRecord,
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayIn, reminderMessage } from './reminder-message.js';
+import { addDays, dayIn, expirySections, reminderMessage } from './reminder-message.js';
 
 describe('reminder days', () => {
   it('takes the calendar day of the time zone', () => {
@@ -20,19 +20,17 @@ describe('reminder days', () => {
 
 describe('reminderMessage', () => {
   it('lists the due maintenance, then the ending warranties', () => {
-    const message = reminderMessage(
-      "Ada's Home",
-      '2026-11-22',
-      [
+    const message = reminderMessage("Ada's Home", '2026-11-22', {
+      due: [
         { entityName: 'Boiler', entryName: 'Annual service' },
         { entityName: 'Car', entryName: 'Tyres' },
       ],
-      [
+      warranties: [
         { name: 'Kettle', warrantyExpires: '2026-11-22' },
         { name: 'Laptop', warrantyExpires: '2026-12-01' },
       ],
-      30,
-    );
+      warrantyDays: 30,
+    });
     expect(message).toEqual({
       title: "Ada's Home: reminders for 2026-11-22",
       body: [
@@ -49,17 +47,18 @@ describe('reminderMessage', () => {
 
   it('leaves out an empty section', () => {
     expect(
-      reminderMessage(
-        'Home',
-        '2026-11-22',
-        [],
-        [{ name: 'Drill', warrantyExpires: '2026-11-30' }],
-        14,
-      ).body,
+      reminderMessage('Home', '2026-11-22', {
+        due: [],
+        warranties: [{ name: 'Drill', warrantyExpires: '2026-11-30' }],
+        warrantyDays: 14,
+      }).body,
     ).toBe('Warranties ending within 14 days:\n- Drill: 2026-11-30');
     expect(
-      reminderMessage('Home', '2026-11-22', [{ entityName: 'Bike', entryName: 'Chain' }], [], 14)
-        .body,
+      reminderMessage('Home', '2026-11-22', {
+        due: [{ entityName: 'Bike', entryName: 'Chain' }],
+        warranties: [],
+        warrantyDays: 14,
+      }).body,
     ).toBe('Maintenance scheduled today:\n- Bike: Chain');
   });
 
@@ -69,7 +68,8 @@ describe('reminderMessage', () => {
       { entityName: 'Chairs', outstanding: 4, who: 'Bob', dueOn: '2026-11-21' },
       { entityName: 'Ladder', outstanding: 1, who: null, dueOn: '2026-11-21' },
     ];
-    expect(reminderMessage('Home', '2026-11-22', [], [], 14, overdue).body).toBe(
+    const none = { due: [], warranties: [], warrantyDays: 14 };
+    expect(reminderMessage('Home', '2026-11-22', { ...none, overdue }).body).toBe(
       [
         'Overdue check-outs:',
         '- Drill: Grace, due 2026-11-20',
@@ -78,16 +78,61 @@ describe('reminderMessage', () => {
       ].join('\n'),
     );
     expect(
-      reminderMessage(
-        'Home',
-        '2026-11-22',
-        [{ entityName: 'Bike', entryName: 'Chain' }],
-        [],
-        14,
-        overdue.slice(0, 1),
-      ).body,
+      reminderMessage('Home', '2026-11-22', {
+        ...none,
+        due: [{ entityName: 'Bike', entryName: 'Chain' }],
+        overdue: overdue.slice(0, 1),
+      }).body,
     ).toBe(
       'Maintenance scheduled today:\n- Bike: Chain\n\nOverdue check-outs:\n- Drill: Grace, due 2026-11-20',
+    );
+  });
+});
+
+describe('expirySections', () => {
+  it('lists what expires from today on, then what has expired, each only when there is some', () => {
+    const items = [
+      { name: 'Eggs', expiresOn: '2026-11-20' },
+      { name: 'Milk', expiresOn: '2026-11-22' },
+      { name: 'Cheese', expiresOn: '2026-12-01' },
+    ];
+    expect(expirySections('2026-11-22', items, 14)).toEqual([
+      'Expiring within 14 days:\n- Milk: today\n- Cheese: 2026-12-01',
+      'Expired:\n- Eggs: 2026-11-20',
+    ]);
+    expect(expirySections('2026-11-22', items.slice(0, 1), 14)).toEqual([
+      'Expired:\n- Eggs: 2026-11-20',
+    ]);
+    expect(expirySections('2026-11-22', [], 14)).toEqual([]);
+  });
+
+  it('come after the warranties and before the overdue check-outs', () => {
+    expect(
+      reminderMessage('Home', '2026-11-22', {
+        due: [{ entityName: 'Bike', entryName: 'Chain' }],
+        warranties: [],
+        warrantyDays: 30,
+        expiring: [{ name: 'Milk', expiresOn: '2026-11-23' }],
+        expiryDays: 7,
+      }).body,
+    ).toBe(
+      'Maintenance scheduled today:\n- Bike: Chain\n\nExpiring within 7 days:\n- Milk: 2026-11-23',
+    );
+    expect(
+      reminderMessage('Home', '2026-11-22', {
+        due: [],
+        warranties: [{ name: 'Kettle', warrantyExpires: '2026-11-30' }],
+        warrantyDays: 30,
+        expiring: [{ name: 'Milk', expiresOn: '2026-11-21' }],
+        expiryDays: 7,
+        overdue: [{ entityName: 'Drill', outstanding: 1, who: 'Grace', dueOn: '2026-11-20' }],
+      }).body,
+    ).toBe(
+      [
+        'Warranties ending within 30 days:\n- Kettle: 2026-11-30',
+        'Expired:\n- Milk: 2026-11-21',
+        'Overdue check-outs:\n- Drill: Grace, due 2026-11-20',
+      ].join('\n\n'),
     );
   });
 });

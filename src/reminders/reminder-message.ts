@@ -19,6 +19,12 @@ export interface OverdueCheckoutItem {
   dueOn: string;
 }
 
+/** An entity whose stock expires soon or has expired. */
+export interface ExpiringStockItem {
+  name: string;
+  expiresOn: string;
+}
+
 /** What a group's reminder says. */
 export interface ReminderMessage {
   title: string;
@@ -42,18 +48,27 @@ export function addDays(day: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** What a group's reminder lists; each section only when it has something. */
+export interface ReminderParts {
+  due: DueEntry[];
+  warranties: EndingWarrantyItem[];
+  warrantyDays: number;
+  expiring?: ExpiringStockItem[];
+  expiryDays?: number;
+  overdue?: OverdueCheckoutItem[];
+}
+
 /**
  * The reminder of a group for `day`: maintenance scheduled that day and not completed, then
- * warranties ending within `warrantyDays`, then check-outs past their due day, each a line.
+ * warranties ending within `warrantyDays`, then stock expiring within `expiryDays` and stock
+ * expired (`expirySections`), then check-outs past their due day, each a line.
  */
 export function reminderMessage(
   groupName: string,
   day: string,
-  due: DueEntry[],
-  warranties: EndingWarrantyItem[],
-  warrantyDays: number,
-  overdue: OverdueCheckoutItem[] = [],
+  parts: ReminderParts,
 ): ReminderMessage {
+  const { due, warranties, warrantyDays, expiring = [], expiryDays = 0, overdue = [] } = parts;
   const sections: string[] = [];
   if (due.length > 0) {
     sections.push(
@@ -75,10 +90,41 @@ export function reminderMessage(
       ].join('\n'),
     );
   }
+  sections.push(...expirySections(day, expiring, expiryDays));
   if (overdue.length > 0) {
     sections.push(['Overdue check-outs:', ...overdue.map(overdueLine)].join('\n'));
   }
   return { title: `${groupName}: reminders for ${day}`, body: sections.join('\n\n') };
+}
+
+/**
+ * The stock expiry sections of a reminder for `day`: what expires from that day to `expiryDays`
+ * after it, then what expired before it (each section only when it lists something).
+ */
+export function expirySections(
+  day: string,
+  items: ExpiringStockItem[],
+  expiryDays: number,
+): string[] {
+  const sections: string[] = [];
+  const upcoming = items.filter((item) => item.expiresOn >= day);
+  const expired = items.filter((item) => item.expiresOn < day);
+  if (upcoming.length > 0) {
+    sections.push(
+      [
+        `Expiring within ${expiryDays} days:`,
+        ...upcoming.map((item) =>
+          item.expiresOn === day ? `- ${item.name}: today` : `- ${item.name}: ${item.expiresOn}`,
+        ),
+      ].join('\n'),
+    );
+  }
+  if (expired.length > 0) {
+    sections.push(
+      ['Expired:', ...expired.map((item) => `- ${item.name}: ${item.expiresOn}`)].join('\n'),
+    );
+  }
+  return sections;
 }
 
 /** `- Drill ×2: Grace, due 2026-11-20`; the count only when more than one is out. */

@@ -4,15 +4,23 @@ import { EntitiesModule } from '../entities/entities.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
+import { StockModule } from '../stock/stock.module.js';
 import { RemindersRepository } from './reminders.repository.js';
 import { RemindersService } from './reminders.service.js';
 
 /**
- * Daily reminders of due maintenance, ending warranties and overdue check-outs, sent through
- * notifiers.
+ * Daily reminders of due maintenance, ending warranties, expiring stock and overdue check-outs,
+ * sent through notifiers.
  */
 @Module({
-  imports: [CheckoutsModule, EntitiesModule, GroupsModule, MaintenanceModule, NotifiersModule],
+  imports: [
+    CheckoutsModule,
+    EntitiesModule,
+    GroupsModule,
+    MaintenanceModule,
+    NotifiersModule,
+    StockModule,
+  ],
   providers: [RemindersService, RemindersRepository],
 })
 export class RemindersModule {}

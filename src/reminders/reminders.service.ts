@@ -11,6 +11,7 @@ import {
   type DueMaintenanceEntry,
 } from '../maintenance/maintenance.service.js';
 import { NotifiersService } from '../notifiers/notifiers.service.js';
+import { StockService, type UnannouncedExpiry } from '../stock/stock.service.js';
 import { addDays, dayIn, reminderMessage } from './reminder-message.js';
 import { RemindersRepository } from './reminders.repository.js';
 
@@ -31,6 +32,8 @@ interface GroupItems {
   due: DueMaintenanceEntry[];
   warranties: EndingWarranty[];
   overdue: OverdueCheckout[];
+  /** Stock expiring or expired whose expiry day has not been announced. */
+  expiring: UnannouncedExpiry[];
 }
 
 /** Claims and announcements are kept this long, then purged. */
@@ -39,9 +42,10 @@ const KEEP_DAYS = 7;
 /**
  * The daily reminder each group gets through its active notifiers (anyone's): maintenance
  * entries scheduled today and not completed, and entities whose warranty ends within
- * `TROVE_REMINDERS_WARRANTY_DAYS` (each end day announced once), and check-outs past their due
- * day (every day until they are returned). "Today" and the hour are those of
- * `TROVE_REMINDERS_TIME_ZONE`.
+ * `TROVE_REMINDERS_WARRANTY_DAYS` (each end day announced once), entities whose stock expires
+ * within `TROVE_REMINDERS_EXPIRY_DAYS` or has expired (each expiry day announced once), and
+ * check-outs past their due day (every day until they are returned). "Today" and the hour are
+ * those of `TROVE_REMINDERS_TIME_ZONE`.
  *
  * The queue's schedule runs the job once a minute across all instances during the reminder
  * hour, so an instance that was down at its start still sends that day's reminders. A group's
@@ -60,6 +64,7 @@ export class RemindersService implements OnModuleInit {
     private readonly groups: GroupsService,
     private readonly checkouts: CheckoutsService,
     private readonly notifiers: NotifiersService,
+    private readonly stock: StockService,
     private readonly jobs: JobQueue,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
@@ -80,22 +85,27 @@ export class RemindersService implements OnModuleInit {
 
   /** Sends the reminders of the day `now` falls on to the groups not yet reminded that day. */
   async remind(now: Date): Promise<ReminderRun> {
-    const { timeZone, warrantyDays } = this.settings;
+    const { timeZone, warrantyDays, expiryDays } = this.settings;
     const day = dayIn(timeZone, now);
     await this.runs.purgeBefore(addDays(day, -KEEP_DAYS));
     const due = await this.maintenance.dueOn(day);
     const warranties =
       warrantyDays > 0 ? await this.entities.warrantiesEnding(day, addDays(day, warrantyDays)) : [];
     const overdue = await this.checkouts.overdueOn(day);
+    const expiring =
+      expiryDays > 0 ? await this.stock.unannouncedExpiring(addDays(day, expiryDays)) : [];
     const byGroup = new Map<string, GroupItems>();
     const of = (groupId: string) => {
       let group = byGroup.get(groupId);
-      if (!group) byGroup.set(groupId, (group = { due: [], warranties: [], overdue: [] }));
+      if (!group) {
+        byGroup.set(groupId, (group = { due: [], warranties: [], overdue: [], expiring: [] }));
+      }
       return group;
     };
     for (const entry of due) of(entry.groupId).due.push(entry);
     for (const item of warranties) of(item.groupId).warranties.push(item);
     for (const checkout of overdue) of(checkout.groupId).overdue.push(checkout);
+    for (const item of expiring) of(item.groupId).expiring.push(item);
 
     let reminded = 0;
     let failed = 0;
@@ -122,22 +132,30 @@ export class RemindersService implements OnModuleInit {
   private async remindGroup(
     groupId: string,
     day: string,
-    { due, warranties, overdue }: GroupItems,
+    { due, warranties, overdue, expiring }: GroupItems,
   ): Promise<boolean> {
     if (!(await this.runs.claimDay(groupId, day))) return false;
     const fresh = await this.runs.unannounced(warranties);
-    if (due.length === 0 && fresh.length === 0 && overdue.length === 0) {
+    if (due.length === 0 && fresh.length === 0 && overdue.length === 0 && expiring.length === 0) {
       await this.runs.releaseDay(groupId, day);
       return false;
     }
     const group = await this.groups.getById(groupId);
-    const { warrantyDays } = this.settings;
-    const message = reminderMessage(group.name, day, due, fresh, warrantyDays, overdue);
+    const { warrantyDays, expiryDays } = this.settings;
+    const message = reminderMessage(group.name, day, {
+      due,
+      warranties: fresh,
+      warrantyDays,
+      expiring,
+      expiryDays,
+      overdue,
+    });
     if ((await this.notifiers.notifyGroup(groupId, message)) === 0) {
       await this.runs.releaseDay(groupId, day);
       return false;
     }
     await this.runs.markAnnounced(fresh);
+    await this.stock.markExpiryAnnounced(expiring);
     return true;
   }
 

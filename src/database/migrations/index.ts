@@ -17,6 +17,7 @@ import { NotifyCredentialChanges1795220280000 } from './1795220280000-NotifyCred
 import { MaintainEntityCounts1795220340000 } from './1795220340000-MaintainEntityCounts.js';
 import { MaintainGroupStatistics1795220400000 } from './1795220400000-MaintainGroupStatistics.js';
 import { RecordEntityHistory1795220460000 } from './1795220460000-RecordEntityHistory.js';
+import { CreateEntityStock1795220520000 } from './1795220520000-CreateEntityStock.js';
 import { CreateCheckouts1795220580000 } from './1795220580000-CreateCheckouts.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
@@ -39,5 +40,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MaintainEntityCounts1795220340000,
   MaintainGroupStatistics1795220400000,
   RecordEntityHistory1795220460000,
+  CreateEntityStock1795220520000,
   CreateCheckouts1795220580000,
 ];
