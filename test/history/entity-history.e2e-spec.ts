@@ -288,6 +288,69 @@ describe('GET /api/v1/entities/{id}/history', () => {
       expect(second.items.map((entry) => entry.action)).toEqual(['update', 'create']);
     });
 
+    it('records stock settings and check-outs with their returns', async () => {
+      const batteries = await createEntity(app.trove, owner, { name: 'Batteries', quantity: 12 });
+      await as(app.trove, owner, 'put', `/api/v1/entities/${batteries.id}/stock`)
+        .send({ minQuantity: 4, reorderQuantity: 24, notes: 'AA' })
+        .expect(200);
+      const lent = await as(app.trove, owner, 'post', `/api/v1/entities/${batteries.id}/checkouts`)
+        .send({ quantity: 3, memberId: member.id })
+        .expect(201);
+      const checkoutId = (lent.body as { id: string }).id;
+      await as(
+        app.trove,
+        member,
+        'post',
+        `/api/v1/entities/${batteries.id}/checkouts/${checkoutId}/return`,
+      )
+        .send({ quantity: 2 })
+        .expect(200);
+      await as(app.trove, owner, 'delete', `/api/v1/entities/${batteries.id}/stock`).expect(204);
+
+      const { items } = await historyOf(app.trove, owner, batteries.id);
+      const key = `checkouts.${checkoutId}`;
+      const out = {
+        quantity: 3,
+        returnedQuantity: 0,
+        memberId: member.id,
+        borrower: null,
+        dueOn: null,
+        notes: '',
+      };
+      expect(
+        items.slice(0, 4).map((entry) => [entry.operation, entry.actor.id, entry.changes]),
+      ).toEqual([
+        [
+          'DELETE /api/v1/entities/{id}/stock',
+          owner.id,
+          [
+            { field: 'stock.minQuantity', before: 4, after: null },
+            { field: 'stock.notes', before: 'AA', after: null },
+            { field: 'stock.reorderQuantity', before: 24, after: null },
+          ],
+        ],
+        [
+          'POST /api/v1/entities/{id}/checkouts/{checkoutId}/return',
+          member.id,
+          [{ field: key, before: out, after: { ...out, returnedQuantity: 2 } }],
+        ],
+        [
+          'POST /api/v1/entities/{id}/checkouts',
+          owner.id,
+          [{ field: key, before: null, after: out }],
+        ],
+        [
+          'PUT /api/v1/entities/{id}/stock',
+          owner.id,
+          [
+            { field: 'stock.minQuantity', before: null, after: 4 },
+            { field: 'stock.notes', before: null, after: 'AA' },
+            { field: 'stock.reorderQuantity', before: null, after: 24 },
+          ],
+        ],
+      ]);
+    });
+
     it('names the API key a change was made with', async () => {
       const created = await as(app.trove, owner, 'post', '/api/v1/users/self/api-keys')
         .send({ name: 'inventory script' })

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The transition tables each trigger event sees. */
-const EVENT_SIDES = {
+export const EVENT_SIDES = {
   INSERT: ['new'],
   UPDATE: ['old', 'new'],
   DELETE: ['old'],
@@ -13,7 +13,7 @@ type TriggerEvent = keyof typeof EVENT_SIDES;
  * statement changed (`old_rows` and `new_rows`, as the event has them), one
  * `entity_history_change` per entity.
  */
-interface TrackedTable {
+export interface TrackedTable {
   table: string;
   events: TriggerEvent[];
   changes: (event: TriggerEvent) => string;
@@ -29,8 +29,14 @@ const attachmentValues = (side: 'old' | 'new'): string =>
   `SELECT entity_id, jsonb_object_agg('attachments.' || id, jsonb_build_object('title', title, 'type', type, 'primary', "primary", 'mimeType', mime_type)) AS v
    FROM ${side}_rows WHERE type <> 'thumbnail' GROUP BY entity_id`;
 
-/** Before and after of a child table's rows per entity, for the entities that still exist. */
-const childChanges = (values: (side: 'old' | 'new') => string, event: TriggerEvent): string => {
+/**
+ * Before and after of a child table's rows per entity, for the entities that still exist:
+ * `values` gives, for one side, a row per entity with its values as one object (`v`).
+ */
+export const childChanges = (
+  values: (side: 'old' | 'new') => string,
+  event: TriggerEvent,
+): string => {
   const before =
     event === 'INSERT'
       ? `SELECT NULL::uuid AS entity_id, NULL::jsonb AS v WHERE false`
@@ -86,6 +92,46 @@ const TRACKED: TrackedTable[] = [
     changes: (event) => childChanges(attachmentValues, event),
   },
 ];
+
+/** The statement triggers that record the changes of these tables in the entity history. */
+export async function createHistoryTriggers(
+  queryRunner: QueryRunner,
+  tables: TrackedTable[],
+): Promise<void> {
+  for (const tracked of tables) {
+    for (const event of tracked.events) {
+      const name = `${tracked.table}_history_after_${event.toLowerCase()}`;
+      await queryRunner.query(
+        `CREATE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           PERFORM entity_history_write(ARRAY(${tracked.changes(event)}));
+           RETURN NULL;
+         END
+         $$`,
+      );
+      const referencing = EVENT_SIDES[event]
+        .map((side) => `${side.toUpperCase()} TABLE AS ${side}_rows`)
+        .join(' ');
+      await queryRunner.query(
+        `CREATE TRIGGER "${name}" AFTER ${event} ON "${tracked.table}"
+         REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION "${name}"()`,
+      );
+    }
+  }
+}
+
+export async function dropHistoryTriggers(
+  queryRunner: QueryRunner,
+  tables: TrackedTable[],
+): Promise<void> {
+  for (const tracked of [...tables].reverse()) {
+    for (const event of tracked.events) {
+      const name = `${tracked.table}_history_after_${event.toLowerCase()}`;
+      await queryRunner.query(`DROP TRIGGER "${name}" ON "${tracked.table}"`);
+      await queryRunner.query(`DROP FUNCTION "${name}"()`);
+    }
+  }
+}
 
 /**
  * `entity_history`: every change to an entity, written by statement triggers in the transaction
@@ -167,12 +213,12 @@ export class RecordEntityHistory1795220460000 implements MigrationInterface {
          WHERE v NOT IN ('null', '""', 'false', '0')
        $$`,
     );
-    // The keys whose values differ, each as {before, after}.
+    // The keys whose values differ, each as {before, after}; a missing key is a null.
     await queryRunner.query(
       `CREATE FUNCTION "entity_history_diff"(before jsonb, after jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
          SELECT coalesce(jsonb_object_agg(k, jsonb_build_object('before', before -> k, 'after', after -> k)), '{}')
          FROM (SELECT jsonb_object_keys(coalesce(before, '{}') || coalesce(after, '{}')) AS k) keys
-         WHERE (before -> k) IS DISTINCT FROM (after -> k)
+         WHERE coalesce(before -> k, 'null') IS DISTINCT FROM coalesce(after -> k, 'null')
        $$`,
     );
     // Two changes in sequence as one: each field's first before and last after.
@@ -239,36 +285,11 @@ export class RecordEntityHistory1795220460000 implements MigrationInterface {
        $$`,
     );
 
-    for (const tracked of TRACKED) {
-      for (const event of tracked.events) {
-        const name = `${tracked.table}_history_after_${event.toLowerCase()}`;
-        await queryRunner.query(
-          `CREATE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
-           BEGIN
-             PERFORM entity_history_write(ARRAY(${tracked.changes(event)}));
-             RETURN NULL;
-           END
-           $$`,
-        );
-        const referencing = EVENT_SIDES[event]
-          .map((side) => `${side.toUpperCase()} TABLE AS ${side}_rows`)
-          .join(' ');
-        await queryRunner.query(
-          `CREATE TRIGGER "${name}" AFTER ${event} ON "${tracked.table}"
-           REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION "${name}"()`,
-        );
-      }
-    }
+    await createHistoryTriggers(queryRunner, TRACKED);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const tracked of [...TRACKED].reverse()) {
-      for (const event of tracked.events) {
-        const name = `${tracked.table}_history_after_${event.toLowerCase()}`;
-        await queryRunner.query(`DROP TRIGGER "${name}" ON "${tracked.table}"`);
-        await queryRunner.query(`DROP FUNCTION "${name}"()`);
-      }
-    }
+    await dropHistoryTriggers(queryRunner, TRACKED);
     await queryRunner.query(`DROP FUNCTION "entity_history_write"(entity_history_change[])`);
     await queryRunner.query(`DROP FUNCTION "entity_history_actor"()`);
     await queryRunner.query(`DROP FUNCTION "entity_history_merge"(jsonb, jsonb)`);

@@ -19,6 +19,7 @@ import { MaintainGroupStatistics1795220400000 } from './1795220400000-MaintainGr
 import { RecordEntityHistory1795220460000 } from './1795220460000-RecordEntityHistory.js';
 import { CreateEntityStock1795220520000 } from './1795220520000-CreateEntityStock.js';
 import { CreateCheckouts1795220580000 } from './1795220580000-CreateCheckouts.js';
+import { RecordStockAndCheckoutHistory1795220640000 } from './1795220640000-RecordStockAndCheckoutHistory.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RecordEntityHistory1795220460000,
   CreateEntityStock1795220520000,
   CreateCheckouts1795220580000,
+  RecordStockAndCheckoutHistory1795220640000,
 ];
