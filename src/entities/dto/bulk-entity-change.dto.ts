@@ -41,8 +41,8 @@ export const ARGUMENT_OF: Readonly<Record<BulkAction, BulkArgument | undefined>>
   delete: undefined,
 };
 
-/** The entity attributes `setFields` may set, as the create and update bodies name them. */
-export const BULK_FIELD_NAMES = [
+/** The attributes `setFields` sets as the update body validates them. */
+const UPDATE_BODY_FIELDS = [
   'description',
   'quantity',
   'manufacturer',
@@ -60,8 +60,10 @@ export const BULK_FIELD_NAMES = [
   'soldPrice',
   'soldNotes',
   'notes',
-  'entityTypeId',
 ] as const;
+
+/** The entity attributes `setFields` may set, as the create and update bodies name them. */
+export const BULK_FIELD_NAMES = [...UPDATE_BODY_FIELDS, 'entityTypeId'] as const;
 export type BulkFieldName = (typeof BULK_FIELD_NAMES)[number];
 
 const actionsTaking = (argument: BulkArgument): BulkAction[] =>
@@ -166,25 +168,7 @@ const DATE_DOCUMENTATION = {
  * The attributes `setFields` sets on every entity, each validated as the update body does; an
  * attribute left out keeps each entity's own value.
  */
-export class BulkEntityFieldsDto extends PickType(UpdateEntityDto, [
-  'description',
-  'quantity',
-  'manufacturer',
-  'modelNumber',
-  'serialNumber',
-  'insured',
-  'lifetimeWarranty',
-  'warrantyExpires',
-  'warrantyDetails',
-  'purchaseFrom',
-  'purchaseDate',
-  'purchasePrice',
-  'soldTo',
-  'soldDate',
-  'soldPrice',
-  'soldNotes',
-  'notes',
-] as const) {
+export class BulkEntityFieldsDto extends PickType(UpdateEntityDto, UPDATE_BODY_FIELDS) {
   @ApiPropertyOptional({ format: 'uuid', description: 'An entity type of the group' })
   @IfPresent()
   @IsUUID('all')
