@@ -1,5 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { DatabaseOutage, isDatabaseUnavailable, watchPoolClient } from './database-availability.js';
 
@@ -112,6 +116,7 @@ describe('DatabaseOutage', () => {
     expect(outage.explains(withCode('ECONNREFUSED'))).toBe(true);
     outage.failed(new Error('Connection terminated unexpectedly'));
     expect(outage.explains(released)).toBe(true);
+    expect(outage.explains(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
     expect(outage.explains(new Error('something else'))).toBe(false);
   });
 

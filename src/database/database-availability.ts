@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 /** Seconds a client is asked to wait (`Retry-After`) while the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -97,14 +97,19 @@ export class DatabaseOutage {
 
   /**
    * Whether `error` comes from the database being unavailable: by its kind, or TypeORM's "query
-   * runner already released". TypeORM releases a transaction's runner when its connection is
-   * cut, so the transaction's next statement, or its rollback, fails with that instead; and it
+   * runner already released" (from the runner, or from a manager bound to it). TypeORM releases a
+   * transaction's runner when its connection is cut, so the transaction's next statement, or its
+   * rollback, fails with that instead; and it
    * may do so before the cut connection's own `error` event has told that an outage began.
    * Trove never releases a runner itself (units of work are opened and closed by the
    * transactional plugin), so a released runner means a lost connection.
    */
   explains(error: unknown): boolean {
-    return isDatabaseUnavailable(error) || error instanceof QueryRunnerAlreadyReleasedError;
+    return (
+      isDatabaseUnavailable(error) ||
+      error instanceof QueryRunnerAlreadyReleasedError ||
+      error instanceof QueryRunnerProviderAlreadyReleasedError
+    );
   }
 
   /** A request or probe failed because the database is unavailable. */
