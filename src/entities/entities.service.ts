@@ -86,11 +86,20 @@ export class EntitiesService implements OnModuleInit {
   /**
    * One statement stores the entity when its type, parent and tags are the group's; only when it
    * stores nothing are they looked up one by one, to answer which was wrong (or, when the group
-   * has no item type left, to make one and try again). One unit of work, so that the change is
-   * attributed to the caller in the entity's history.
+   * has no item type left, to make one and try again).
+   */
+  async create(user: AuthUser, dto: CreateEntityDto): Promise<EntitySummaryDto> {
+    const inserted = await this.store(user, dto);
+    return this.views.summary(user.groupId, inserted.id);
+  }
+
+  /**
+   * The write of `create`, in a unit of work of its own (attributed to the caller in the
+   * entity's history) that ends before the answer is read, so that the group's row, which
+   * every create locks, is held no longer than the write.
    */
   @Transactional()
-  async create(user: AuthUser, dto: CreateEntityDto): Promise<EntitySummaryDto> {
+  private async store(user: AuthUser, dto: CreateEntityDto): Promise<InsertedEntity> {
     const tagIds = [...new Set(dto.tagIds ?? [])];
     const values = {
       name: dto.name,
@@ -114,7 +123,7 @@ export class EntitiesService implements OnModuleInit {
     } else {
       await this.changes.publish(user.groupId, 'entity.mutation');
     }
-    return this.views.summary(user.groupId, inserted.id);
+    return inserted;
   }
 
   /**
@@ -158,8 +167,20 @@ export class EntitiesService implements OnModuleInit {
   }
 
   /** Homebox's PUT: a full replacement; what is omitted is reset, except the entity type. */
-  @Transactional()
   async update(user: AuthUser, id: string, dto: UpdateEntityDto): Promise<EntitySummaryDto> {
+    await this.replace(user, id, dto);
+    return this.views.summary(user.groupId, id);
+  }
+
+  /** Homebox's PATCH: quantity, parent, type and tags; absent or null leaves them as they are. */
+  async patch(user: AuthUser, id: string, dto: PatchEntityDto): Promise<EntitySummaryDto> {
+    await this.change(user, id, dto);
+    return this.views.summary(user.groupId, id);
+  }
+
+  /** The write of `update`, in one unit of work that ends before the answer is read. */
+  @Transactional()
+  private async replace(user: AuthUser, id: string, dto: UpdateEntityDto): Promise<void> {
     const tags = await this.tags.findOwnedMany(user, dto.tagIds ?? []);
     const assetId = parseAssetId(dto.assetId);
     if (assetId === undefined) {
@@ -202,12 +223,11 @@ export class EntitiesService implements OnModuleInit {
     );
     await this.replaceFields(id, dto.fields ?? []);
     await this.changes.publish(user.groupId, 'entity.mutation');
-    return this.views.summary(user.groupId, id);
   }
 
-  /** Homebox's PATCH: quantity, parent, type and tags; absent or null leaves them as they are. */
+  /** The write of `patch`, in one unit of work that ends before the answer is read. */
   @Transactional()
-  async patch(user: AuthUser, id: string, dto: PatchEntityDto): Promise<EntitySummaryDto> {
+  private async change(user: AuthUser, id: string, dto: PatchEntityDto): Promise<void> {
     const tags = dto.tagIds ? await this.tags.findOwnedMany(user, dto.tagIds) : undefined;
     const record = await this.entities.findOwned(user.groupId, id, { lock: true });
     if (dto.quantity !== undefined && dto.quantity !== null) record.quantity = dto.quantity;
@@ -225,7 +245,6 @@ export class EntitiesService implements OnModuleInit {
       );
     }
     await this.changes.publish(user.groupId, 'entity.mutation');
-    return this.views.summary(user.groupId, id);
   }
 
   /**
