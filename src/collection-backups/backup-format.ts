@@ -13,6 +13,8 @@ import type { Readable } from 'node:stream';
  * entity_fields.json         [BackupEntityFieldRow, ...]
  * entity_tags.json           [BackupEntityTagRow, ...]
  * maintenance_entries.json   [BackupMaintenanceEntryRow, ...]
+ * entity_stock.json          [BackupEntityStockRow, ...]
+ * checkouts.json             [BackupCheckoutRow, ...]
  * attachments.json           [BackupAttachmentRow, ...]
  * attachments/<file>         the bytes of each stored file, once per distinct file
  * ```
@@ -22,6 +24,10 @@ import type { Readable } from 'node:stream';
  * instance; they only link rows of the same zip to each other, and a restore gives every row a
  * new id. The group's own columns (`group_id`) are left out: a backup restores into the group
  * that imports it.
+ *
+ * A restore reads a table missing from the zip as no rows and a missing count as 0, so tables
+ * added to `trove-1` later (`entity_stock` and `checkouts`) are simply absent from the zips
+ * written before them, which restore as they always did.
  *
  * Not included: the group's members, invitations, API keys and sessions (they belong to
  * accounts, not to the collection), and its notifiers, whose URLs are secrets encrypted with the
@@ -43,6 +49,8 @@ export const BACKUP_TABLES = [
   'entity_fields',
   'entity_tags',
   'maintenance_entries',
+  'entity_stock',
+  'checkouts',
   'attachments',
 ] as const;
 
@@ -203,6 +211,44 @@ export interface BackupMaintenanceEntryRow extends BackupTimestamps {
   cost: string;
 }
 
+/**
+ * An entity's stock settings, keyed by its entity (one row per entity that has settings). The
+ * bookkeeping of alerts is not exported: a restore marks an entity that is already at or below
+ * its minimum as alerted (no alert for restored data) and announces expiry days afresh.
+ */
+export interface BackupEntityStockRow {
+  entity_id: string;
+  min_quantity: number | null;
+  reorder_quantity: number | null;
+  expires_on: string | null;
+  notes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A check-out of some of an entity's quantity. `member_id` and `checked_out_by` are user ids of
+ * the exporting instance: a restore keeps them only for users who are members of the importing
+ * group. A member it drops is named by `member_name` (the member's name when exported) in
+ * `borrower`.
+ */
+export interface BackupCheckoutRow extends BackupTimestamps {
+  entity_id: string;
+  quantity: number;
+  returned_quantity: number;
+  /** A user of the exporting instance, or null for an outside borrower. */
+  member_id: string | null;
+  /** The member's name when exported; null without a member. */
+  member_name: string | null;
+  /** An outside borrower's name, or null. */
+  borrower: string | null;
+  due_on: string | null;
+  notes: string;
+  /** The user who checked it out (exporting instance), or null. */
+  checked_out_by: string | null;
+  returned_at: string | null;
+}
+
 export type BackupAttachmentType =
   'attachment' | 'photo' | 'manual' | 'warranty' | 'receipt' | 'thumbnail';
 
@@ -233,6 +279,8 @@ export interface BackupRows {
   entity_fields: BackupEntityFieldRow;
   entity_tags: BackupEntityTagRow;
   maintenance_entries: BackupMaintenanceEntryRow;
+  entity_stock: BackupEntityStockRow;
+  checkouts: BackupCheckoutRow;
   attachments: BackupAttachmentRow;
 }
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AttachmentBackupsService } from '../attachments/attachment-backups.service.js';
+import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { MaintenanceService } from '../maintenance/maintenance.service.js';
 import { NotifiersService } from '../notifiers/notifiers.service.js';
+import { StockService } from '../stock/stock.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import { TemplatesService } from '../templates/templates.service.js';
 import {
@@ -31,6 +33,12 @@ export class CollectionNotEmptyError extends Error {
   }
 }
 
+/** The columns that identify a row, for the tables whose rows have no `id`. */
+const ROW_KEYS: Partial<Record<BackupTable, string[]>> = {
+  entity_tags: ['entity_id', 'tag_id'],
+  entity_stock: ['entity_id'],
+};
+
 /** SQLSTATE classes of errors caused by the data (22 data exception, 23 integrity violation). */
 const DATA_ERROR = /^2[23]/;
 
@@ -47,6 +55,8 @@ export class BackupRestorer {
     private readonly tags: TagsService,
     private readonly entities: EntitiesService,
     private readonly maintenance: MaintenanceService,
+    private readonly stock: StockService,
+    private readonly checkouts: CheckoutsService,
     private readonly attachments: AttachmentBackupsService,
     private readonly notifiers: NotifiersService,
     private readonly exports: GroupExportRepository,
@@ -79,7 +89,7 @@ export class BackupRestorer {
       let index = 0;
       for await (const row of source.rows(table)) {
         const fields = row as unknown as Record<string, unknown>;
-        const ids = table === 'entity_tags' ? ['entity_id', 'tag_id'] : ['id'];
+        const ids = ROW_KEYS[table] ?? ['id'];
         for (const id of ids) {
           if (typeof fields[id] !== 'string' || fields[id] === '') {
             throw new BackupFormatError(`${table} row ${index + 1} has no ${id}`);
@@ -226,6 +236,14 @@ export class BackupRestorer {
         'maintenance_entries',
         (rows: BackupRows['maintenance_entries'][]) =>
           this.maintenance.restoreBackup(groupId, idKey, rows),
+      ],
+      [
+        'entity_stock',
+        (rows: BackupRows['entity_stock'][]) => this.stock.restoreBackup(groupId, idKey, rows),
+      ],
+      [
+        'checkouts',
+        (rows: BackupRows['checkouts'][]) => this.checkouts.restoreBackup(groupId, idKey, rows),
       ],
       [
         'attachments',

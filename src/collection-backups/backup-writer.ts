@@ -3,11 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import yazl from 'yazl';
 import { AttachmentBackupsService } from '../attachments/attachment-backups.service.js';
+import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { FIRST_UUID } from '../database/backup.sql.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { MaintenanceService } from '../maintenance/maintenance.service.js';
+import { StockService } from '../stock/stock.service.js';
 import { Storage, StoredFileNotFoundError } from '../storage/storage.js';
 import { TagsService } from '../tags/tags.service.js';
 import { TemplatesService } from '../templates/templates.service.js';
@@ -50,6 +52,8 @@ export class BackupWriter {
     private readonly tags: TagsService,
     private readonly entities: EntitiesService,
     private readonly maintenance: MaintenanceService,
+    private readonly stock: StockService,
+    private readonly checkouts: CheckoutsService,
     private readonly attachments: AttachmentBackupsService,
     private readonly exports: GroupExportRepository,
     private readonly storage: Storage,
@@ -156,6 +160,19 @@ export class BackupWriter {
       }
       case 'maintenance_entries':
         yield* byId((after) => this.maintenance.backupPage(groupId, after, limit));
+        return;
+      case 'entity_stock': {
+        // Keyed by its entity.
+        let after = FIRST_UUID;
+        for (;;) {
+          const rows = await this.stock.backupPage(groupId, after, limit);
+          yield* rows;
+          if (rows.length < limit) return;
+          after = rows[rows.length - 1].entity_id;
+        }
+      }
+      case 'checkouts':
+        yield* byId((after) => this.checkouts.backupPage(groupId, after, limit));
         return;
       case 'attachments':
         for await (const { key, ...row } of byId((after) =>

@@ -5,11 +5,13 @@ import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttachmentsModule } from '../attachments/attachments.module.js';
 import { StagedUploadEngine } from '../attachments/upload/staged-upload.engine.js';
+import { CheckoutsModule } from '../checkouts/checkouts.module.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
+import { StockModule } from '../stock/stock.module.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { TemplatesModule } from '../templates/templates.module.js';
@@ -30,10 +32,12 @@ import { GroupExportsService } from './group-exports.service.js';
     TypeOrmModule.forFeature([GroupExportRecord]),
     StorageModule,
     AttachmentsModule,
+    CheckoutsModule,
     EntitiesModule,
     EntityTypesModule,
     MaintenanceModule,
     NotifiersModule,
+    StockModule,
     TagsModule,
     TemplatesModule,
     MulterModule.registerAsync({

@@ -78,6 +78,11 @@ export class GroupsService {
     return this.groups.isMember(groupId, userId);
   }
 
+  /** The ids of the group's members. */
+  async memberIdsOf(groupId: string): Promise<string[]> {
+    return (await this.groups.findMemberships(groupId)).map((membership) => membership.userId);
+  }
+
   /** The ids of the user's groups, the one joined first first. */
   async groupIdsOf(userId: string): Promise<string[]> {
     return this.groups.groupIdsOf(userId);

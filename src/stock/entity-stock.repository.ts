@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { BackupEntityStockRow } from '../collection-backups/backup-format.js';
 import { Database } from '../database/database.js';
+import { BACKUP_ENTITY_STOCK, RESTORE_ENTITY_STOCK } from './entity-stock-backup.sql.js';
 import {
   CLAIM_ALERTS,
   DELETE_STOCK,
@@ -125,5 +127,19 @@ export class EntityStockRepository {
 
   async reconcileLow(): Promise<void> {
     await this.db.rows(RECONCILE_LOW);
+  }
+
+  /** A page of the group's stock settings as backup rows, by entity id after `afterEntityId`. */
+  backupPage(
+    groupId: string,
+    afterEntityId: string,
+    limit: number,
+  ): Promise<BackupEntityStockRow[]> {
+    return this.db.rows<BackupEntityStockRow>(BACKUP_ENTITY_STOCK, [groupId, afterEntityId, limit]);
+  }
+
+  /** Inserts backup rows, entity ids remapped with `idKey`. */
+  async restore(groupId: string, idKey: string, rows: BackupEntityStockRow[]): Promise<void> {
+    await this.db.rows(RESTORE_ENTITY_STOCK, [JSON.stringify(rows), idKey, groupId]);
   }
 }

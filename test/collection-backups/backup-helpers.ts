@@ -138,8 +138,13 @@ const TABLES = [
   'entity_fields',
   'entity_tags',
   'maintenance_entries',
+  'entity_stock',
+  'checkouts',
   'attachments',
 ];
+
+/** Tables whose rows have no `id` of their own. */
+const WITHOUT_ID = new Set(['entity_tags', 'entity_stock']);
 
 /**
  * The tables of a backup zip with every id replaced by a label that does not depend on the id
@@ -153,7 +158,7 @@ export function normalizedTables(entries: Map<string, Buffer>): Record<string, R
   }
   const labels = new Map<string, string>();
   for (const table of TABLES) {
-    if (table === 'entity_tags') continue;
+    if (WITHOUT_ID.has(table)) continue;
     const sorted = [...tables[table]].sort((a, b) => contentKey(a).localeCompare(contentKey(b)));
     sorted.forEach((row, index) => labels.set(row.id as string, `${table}#${index}`));
   }

@@ -64,6 +64,8 @@ describe('reading a Homebox export zip (schema version 1) as a backup', () => {
         entity_fields: 3,
         entity_tags: 2,
         maintenance_entries: 2,
+        entity_stock: 0,
+        checkouts: 0,
         attachments: 4,
         files: 2,
       },
@@ -319,6 +321,9 @@ describe('reading a Homebox export zip (schema version 1) as a backup', () => {
         cost: '0',
       },
     ]);
+    // Homebox has no stock settings and no check-outs.
+    expect(await all(source, 'entity_stock')).toEqual([]);
+    expect(await all(source, 'checkouts')).toEqual([]);
   });
 
   it('attachments: files by attachment id, links kept, thumbnails and rows without a file left out', async () => {

@@ -82,6 +82,8 @@ for (const driver of ['local', 's3'] as const) {
           entity_fields: 3,
           entity_tags: 2,
           maintenance_entries: 1,
+          entity_stock: 0,
+          checkouts: 0,
           attachments: 4,
           files: 3,
         },

@@ -71,7 +71,8 @@ const ATTACHMENT_TYPES: readonly BackupAttachmentType[] = [
  *   link, any other row its file `attachments/<id>`. Thumbnails (rows of no entity, or of type
  *   `thumbnail`) are left out: Trove makes its own. So is a row whose file the zip lacks.
  *
- * Not read: `notifiers` (Trove keeps notifiers out of backups), and template photos.
+ * Not read: `notifiers` (Trove keeps notifiers out of backups), and template photos. Homebox has
+ * no `entity_stock` or `checkouts`: none are restored.
  */
 export class HomeboxBackupSource implements BackupSource {
   readonly manifest: BackupManifest;
@@ -183,6 +184,13 @@ const fieldType = (value: unknown, table: string): BackupFieldType => {
   }
   return type;
 };
+
+/** The rows of a table Homebox does not have: none. */
+const noRows = <T>(): AsyncIterable<T> => ({
+  [Symbol.asyncIterator]: () => ({
+    next: () => Promise.resolve({ done: true, value: undefined }),
+  }),
+});
 
 const READERS: { [T in BackupTable]: Reader<T> } = {
   async *entity_types(source) {
@@ -344,6 +352,10 @@ const READERS: { [T in BackupTable]: Reader<T> } = {
       };
     }
   },
+
+  // Homebox has no stock settings and no check-outs.
+  entity_stock: () => noRows(),
+  checkouts: () => noRows(),
 
   async *attachments(source) {
     for await (const row of source.homeboxRows('attachments')) {
