@@ -56,11 +56,13 @@ export class EntityCheckoutsController {
 
   @Post(':id/checkouts/:checkoutId/return')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({
     summary: 'Return some or all of a check-out',
     description:
       'Takes back `quantity` (by default all that is out); once all is back the check-out is ' +
-      'returned (`returnedAt` set). 409 when it is returned already.',
+      'returned (`returnedAt` set). 409 when it is returned already. A partial return retried ' +
+      'with the same Idempotency-Key takes back nothing more.',
   })
   @ApiUuidParam('id', 'Entity id')
   @ApiUuidParam('checkoutId', 'Check-out id')

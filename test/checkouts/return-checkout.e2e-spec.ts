@@ -94,6 +94,24 @@ describe('POST /api/v1/entities/{id}/checkouts/{checkoutId}/return', () => {
       ]);
     });
 
+    it('takes back a partial return once when it is retried with the same Idempotency-Key', async () => {
+      const checkout = await lend('Trestles', 4, 4);
+      const first = await giveBack(member, checkout, { quantity: 1 })
+        .set('Idempotency-Key', 'return-trestle-1')
+        .expect(200);
+      const retried = await giveBack(member, checkout, { quantity: 1 })
+        .set('Idempotency-Key', 'return-trestle-1')
+        .expect(200);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(retried.body).toEqual(first.body);
+      expect(first.body).toMatchObject({ returnedQuantity: 1, outstanding: 3 });
+      const [row] = await app.trove.query<{ returned_quantity: number }>(
+        'SELECT returned_quantity FROM checkouts WHERE id = $1',
+        [checkout.id],
+      );
+      expect(row).toEqual({ returned_quantity: 1 });
+    });
+
     it('takes back everything out when no quantity is given, an empty body or null alike', async () => {
       for (const body of [undefined, {}, { quantity: null }]) {
         const checkout = await lend('Cups', 6, 5);

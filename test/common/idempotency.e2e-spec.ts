@@ -31,6 +31,7 @@ const CREATING_OPERATIONS = [
   'createTag',
   'createTemplate',
   'duplicateEntity',
+  'returnCheckout',
   'uploadAttachment',
 ];
 

@@ -6,9 +6,10 @@ export const IDEMPOTENT_KEY = 'trove:idempotent';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /**
- * Marks a route that creates something: it accepts an `Idempotency-Key` header, and a repeat
- * with the same key by the same user within 24 hours gets the first response again instead of
- * creating anything (see IdempotencyInterceptor).
+ * Marks a route whose repeat would do its work twice (a create, a return of part of a
+ * check-out): it accepts an `Idempotency-Key` header, and a repeat with the same key by the same
+ * user within 24 hours gets the first response again instead of doing anything (see
+ * IdempotencyInterceptor).
  */
 export const Idempotent = (): MethodDecorator =>
   applyDecorators(
@@ -19,7 +20,7 @@ export const Idempotent = (): MethodDecorator =>
       description:
         'Up to 255 printable ASCII characters, unique per intended operation (a UUID, say). A ' +
         'repeat with the same key by the same user within 24 hours answers the first response ' +
-        'again (with `Idempotent-Replayed: true`) and creates nothing. A failed request does not ' +
+        'again (with `Idempotent-Replayed: true`) and does nothing. A failed request does not ' +
         'use up its key.',
       schema: { type: 'string', maxLength: 255 },
     }),
