@@ -6,7 +6,6 @@ import {
   AUDIT_PAGE,
   ENTITY_HISTORY_COUNT,
   ENTITY_HISTORY_PAGE,
-  HAS_HISTORY,
   PURGE_BATCH,
 } from './entity-history.sql.js';
 
@@ -65,11 +64,6 @@ export class EntityHistoryRepository {
       limit,
       offset,
     );
-  }
-
-  async hasHistory(groupId: string, entityId: string): Promise<boolean> {
-    const [row] = await this.db.query<{ found: boolean }>(HAS_HISTORY, [groupId, entityId]);
-    return row?.found ?? false;
   }
 
   /** How many rows match, and the page of them (none past the end). */

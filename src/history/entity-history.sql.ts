@@ -26,10 +26,6 @@ export const AUDIT_PAGE = `SELECT ${ENTRY_COLUMNS} ${OF_AUDIT} ORDER BY h.seq DE
 /** The audit's filter ($1–$5). */
 export const AUDIT_COUNT = `SELECT count(*)::int AS total ${OF_AUDIT}`;
 
-/** $1 group, $2 entity: whether the entity has any history in the group. */
-export const HAS_HISTORY = `
-  SELECT EXISTS (SELECT 1 FROM entity_history WHERE entity_id = $2 AND group_id = $1) AS found`;
-
 /** $1 cut-off, $2 batch size: deletes one batch of changes older than the cut-off. */
 export const PURGE_BATCH = `
   WITH gone AS (

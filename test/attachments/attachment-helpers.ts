@@ -16,10 +16,7 @@ export const VIEWER_ONLY_READS = { error: 'viewers of this collection can only r
 export const FORGED_TOKEN = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJub2JvZHkifQ.c2lnbmF0dXJl';
 /** A well-formed id that belongs to nothing. */
 
-export const validation = (fields: Record<string, string>) => ({
-  error: 'Validation Error',
-  fields,
-});
+export { validation } from '../support/auth-expectations.js';
 
 export const DOWNLOAD_CSP =
   "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";

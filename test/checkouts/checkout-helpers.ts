@@ -32,10 +32,7 @@ export const CHECKOUT_KEYS = [
   'status',
 ];
 
-export const validation = (fields: Record<string, string>) => ({
-  error: 'Validation Error',
-  fields,
-});
+export { validation } from '../support/auth-expectations.js';
 
 export interface Person {
   id: string;

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/reminders/reminder-message.js';
 import { RemindersService } from '../../src/reminders/reminders.service.js';
+import { addNotifier, startWebhook, type WebhookStandIn } from '../notifiers/notifier-helpers.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
@@ -14,31 +13,6 @@ import {
   returnCheckout,
   type CheckoutBody,
 } from './checkout-helpers.js';
-
-/** A local JSON webhook standing in for a notification service. */
-async function startWebhook(): Promise<{
-  server: Server;
-  port: number;
-  received: { path: string; body: { title: string; message: string } }[];
-}> {
-  const received: { path: string; body: { title: string; message: string } }[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        path: request.url ?? '',
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          title: string;
-          message: string;
-        },
-      });
-      response.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port, received };
-}
 
 async function waitFor(condition: () => boolean, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
@@ -56,7 +30,7 @@ async function waitFor(condition: () => boolean, seconds: number): Promise<void>
 describe('daily reminders of overdue check-outs', () => {
   const DAY = '2990-05-10';
   let trove: TestApp;
-  let webhook: Awaited<ReturnType<typeof startWebhook>>;
+  let webhook: WebhookStandIn;
   let ada: Session;
   let bob: Session;
   let adaGroup: string;
@@ -66,11 +40,8 @@ describe('daily reminders of overdue check-outs', () => {
   const to = (path: string) => webhook.received.filter((delivery) => delivery.path === path);
   const remind = (day: string) =>
     trove.app.get(RemindersService).remind(new Date(`${day}T12:00:00Z`));
-  const addNotifier = async (session: Session, path: string) => {
-    await as(trove, session, 'post', '/api/v1/notifiers')
-      .send({ name: path, url: `generic+http://127.0.0.1:${webhook.port}${path}`, isActive: true })
-      .expect(201);
-  };
+  const notify = (session: Session, path: string) =>
+    addNotifier(trove, session, `generic+http://127.0.0.1:${webhook.port}${path}`);
   const lend = async (session: Session, name: string, body: Record<string, unknown>) => {
     const entity = await createEntity(trove, session, { name, quantity: 3 });
     return checkOut(trove, session, entity.id, { dueOn: FUTURE, ...body });
@@ -89,7 +60,7 @@ describe('daily reminders of overdue check-outs', () => {
     adaGroup = (
       (await as(trove, ada, 'get', '/api/v1/groups').expect(200)).body as { name: string }
     ).name;
-    await addNotifier(ada, '/ada');
+    await notify(ada, '/ada');
 
     drill = await lend(ada, 'Drill', { memberId: bob.id });
     await makeOverdue(trove, drill.id, addDays(DAY, -3));
@@ -106,7 +77,7 @@ describe('daily reminders of overdue check-outs', () => {
 
     // Eve's group has a notifier and nothing overdue; Cy's has something overdue and no notifier.
     const eve = await signUp(trove, { name: 'Eve' });
-    await addNotifier(eve, '/eve');
+    await notify(eve, '/eve');
     await lend(eve, 'Boat', { borrower: 'Zed' });
     const cy = await signUp(trove, { name: 'Cy' });
     const cart = await lend(cy, 'Cart', { borrower: 'Zed' });
@@ -115,7 +86,7 @@ describe('daily reminders of overdue check-outs', () => {
 
   afterAll(async () => {
     await trove?.close();
-    await new Promise((resolve) => webhook?.server.close(resolve));
+    await webhook?.close();
   });
 
   it('lists what is out past its due day, by due day, once a day', async () => {

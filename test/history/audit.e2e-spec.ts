@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EntityHistoryService } from '../../src/history/entity-history.service.js';
 import { as, createEntity, useTestApp, type EntityBody } from '../support/api.js';
-import { expectUnauthenticated, OWNER_ONLY } from '../support/auth-expectations.js';
+import { expectUnauthenticated, OWNER_ONLY, validation } from '../support/auth-expectations.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
 import { ENTRY_KEYS, historyOf, userActor, type HistoryPage } from './history-helpers.js';
-
-const validation = (fields: Record<string, string>) => ({ error: 'Validation Error', fields });
 
 describe('GET /api/v1/audit', () => {
   const app = useTestApp({ TROVE_AUDIT_RETENTION_DAYS: '30' });

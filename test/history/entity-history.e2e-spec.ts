@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, createEntity, UNKNOWN_ID, useTestApp, type EntityBody } from '../support/api.js';
-import { expectUnauthenticated } from '../support/auth-expectations.js';
+import { expectUnauthenticated, validation } from '../support/auth-expectations.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
 import { csv, importOk } from '../entities-import/import-helpers.js';
 import {
@@ -10,8 +10,6 @@ import {
   userActor,
   type HistoryEntry,
 } from './history-helpers.js';
-
-const validation = (fields: Record<string, string>) => ({ error: 'Validation Error', fields });
 
 describe('GET /api/v1/entities/{id}/history', () => {
   const app = useTestApp();

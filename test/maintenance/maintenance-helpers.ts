@@ -25,10 +25,7 @@ export const COST_ERROR =
 export const NO_DATE_ERROR = 'either completedDate or scheduledDate must be set';
 export const dateError = (field: string): string =>
   `${field} must be a date as YYYY-MM-DD, MM/DD/YYYY or RFC 3339`;
-export const validation = (fields: Record<string, string>) => ({
-  error: 'Validation Error',
-  fields,
-});
+export { validation } from '../support/auth-expectations.js';
 
 export interface EntryBody {
   id: string;

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { as } from '../support/api.js';
@@ -125,4 +127,54 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** What the webhook stand-in received: a generic webhook's JSON. */
+export interface Delivery {
+  path: string;
+  body: { title: string; message: string };
+}
+
+export interface WebhookStandIn {
+  port: number;
+  received: Delivery[];
+  close(): Promise<void>;
+}
+
+/** A local receiver standing in for a notification service's JSON webhook (`generic+http://`). */
+export async function startWebhook(): Promise<WebhookStandIn> {
+  const received: Delivery[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        path: request.url ?? '',
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Delivery['body'],
+      });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Adds a notifier to the session's group and expects 201. */
+export async function addNotifier(
+  trove: TestApp,
+  session: Session,
+  url: string,
+  isActive = true,
+): Promise<void> {
+  const response = await as(trove, session, 'post', '/api/v1/notifiers').send({
+    name: `hook ${url}`,
+    url,
+    isActive,
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
 }

@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { as } from '../support/api.js';
 import type { Session } from '../support/factories.js';
@@ -7,6 +5,12 @@ import type { TestApp } from '../support/test-app.js';
 export { UNKNOWN_ID, as, createEntity, useTestApp } from '../support/api.js';
 export { expectUnauthenticated, VIEWER_ONLY_READS } from '../support/auth-expectations.js';
 export { makeEntity } from '../statistics/statistics-helpers.js';
+export {
+  addNotifier,
+  startWebhook,
+  type Delivery,
+  type WebhookStandIn,
+} from '../notifiers/notifier-helpers.js';
 
 export const STOCK_KEYS = ['entityId', 'expiresOn', 'minQuantity', 'notes', 'reorderQuantity'];
 export const LOW_KEYS = [
@@ -32,10 +36,7 @@ export const EXPIRING_KEYS = [
 
 export const stockPath = (entityId: string): string => `/api/v1/entities/${entityId}/stock`;
 
-export const validation = (fields: Record<string, string>) => ({
-  error: 'Validation Error',
-  fields,
-});
+export { validation } from '../support/auth-expectations.js';
 
 /** Sets an entity's stock settings through the API and expects 200. */
 export async function putStock(
@@ -57,56 +58,6 @@ export const storedStock = (trove: TestApp, groupId: string) =>
        FROM entity_stock WHERE group_id = $1 ORDER BY entity_id`,
     [groupId],
   );
-
-/** What the webhook stand-in received: a generic webhook's JSON. */
-export interface Delivery {
-  path: string;
-  body: { title: string; message: string };
-}
-
-export interface WebhookStandIn {
-  port: number;
-  received: Delivery[];
-  close(): Promise<void>;
-}
-
-/** A local receiver standing in for a notification service's JSON webhook (`generic+http://`). */
-export async function startWebhook(): Promise<WebhookStandIn> {
-  const received: Delivery[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        path: request.url ?? '',
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Delivery['body'],
-      });
-      response.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Adds a notifier to the session's group and expects 201. */
-export async function addNotifier(
-  trove: TestApp,
-  session: Session,
-  url: string,
-  isActive = true,
-): Promise<void> {
-  const response = await as(trove, session, 'post', '/api/v1/notifiers').send({
-    name: `hook ${url}`,
-    url,
-    isActive,
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-}
 
 /**
  * Waits until every low-stock alert has been drained and every queued delivery has run: from

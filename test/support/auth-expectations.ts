@@ -4,6 +4,11 @@ import type { TestApp } from './test-app.js';
 export const NO_TOKEN = { error: 'authorization header or query is required' };
 export const BAD_TOKEN = { error: 'valid authorization token is required' };
 export const VIEWER_ONLY_READS = { error: 'viewers of this collection can only read' };
+/** The body of a 422 from validation: a message per field. */
+export const validation = (fields: Record<string, string>) => ({
+  error: 'Validation Error',
+  fields,
+});
 export const OWNER_ONLY = { error: 'only the owner of this collection can perform this action' };
 
 /** A token that looks like a session token but was never issued. */

@@ -1,15 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { toIntegerQuery } from '../../common/validation/query-values.js';
 
 export const CHECKOUT_STATUSES = ['open', 'overdue', 'returned'] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 export const DEFAULT_CHECKOUT_PAGE_SIZE = 50;
 export const MAX_CHECKOUT_PAGE_SIZE = 100;
-
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 
 /** The query of GET /checkouts. */
 export class ListCheckoutsQueryDto {
@@ -30,7 +28,7 @@ export class ListCheckoutsQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntegerQuery)
   @IsInt()
   @Min(1)
   page?: number;
@@ -42,7 +40,7 @@ export class ListCheckoutsQueryDto {
     default: DEFAULT_CHECKOUT_PAGE_SIZE,
   })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntegerQuery)
   @IsInt()
   @Min(1)
   @Max(MAX_CHECKOUT_PAGE_SIZE)

@@ -2,6 +2,10 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsOptional, IsString, isUUID } from 'class-validator';
 
+/** A query value of digits as a number; anything else is left for the validators to refuse. */
+export const toIntegerQuery = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+
 /** A query flag: `true` or `1` (any case) is true, anything else false, as Homebox reads them. */
 export const BooleanQuery = (): PropertyDecorator =>
   applyDecorators(

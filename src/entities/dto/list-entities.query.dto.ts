@@ -1,10 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { ArrayQuery, BooleanQuery, UuidArrayQuery } from '../../common/validation/query-values.js';
-
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+import {
+  ArrayQuery,
+  BooleanQuery,
+  UuidArrayQuery,
+  toIntegerQuery,
+} from '../../common/validation/query-values.js';
 
 export const ENTITY_ORDERS = ['name', 'createdAt', 'updatedAt', 'assetId'] as const;
 
@@ -24,14 +26,14 @@ export class ListEntitiesQueryDto {
     description: '1-based; send with pageSize. Without both, every match is returned',
   })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntegerQuery)
   @IsInt()
   @Min(0)
   page?: number;
 
   @ApiPropertyOptional({ minimum: 1 })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntegerQuery)
   @IsInt()
   @Min(0)
   pageSize?: number;

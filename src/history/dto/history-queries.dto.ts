@@ -1,22 +1,20 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsISO8601, IsOptional, IsUUID, Max, Min } from 'class-validator';
-
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+import { toIntegerQuery } from '../../common/validation/query-values.js';
 
 /** Paging of the history: page 1 and 50 entries unless asked. */
 export class HistoryPageQueryDto {
   @ApiPropertyOptional({ minimum: 1, default: 1 })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntegerQuery)
   @IsInt()
   @Min(1)
   page?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
-  @Transform(toInt)
+  @Transform(toIntegerQuery)
   @IsInt()
   @Min(1)
   @Max(500)
