@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory.js';
 import { watchForShutdown } from './common/http/graceful-shutdown.js';
+import { limitHeapGrowth } from './common/runtime/heap-growth.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
 import { ChangeFeedGateway } from './events/change-feed.gateway.js';
@@ -26,6 +27,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
+  limitHeapGrowth(config.heapGrowthPercent);
   const logger = createLogger(config.log);
   const databaseLog = logger.child({ component: 'embedded-postgres' });
 

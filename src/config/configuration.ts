@@ -51,6 +51,8 @@ export interface TroveConfig {
     /** Days an entity's change history is kept. */
     retentionDays: number;
   };
+  /** How far the JavaScript heap may grow past its live data, in percent (0: V8 decides). */
+  heapGrowthPercent: number;
   dataDir: string;
   log: { level: string; format: 'json' | 'text' };
   options: {
@@ -203,6 +205,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
     },
     changeFeed: { pingIntervalMs: env.TROVE_WS_PING_INTERVAL * 1000 },
     audit: { retentionDays: env.TROVE_AUDIT_RETENTION_DAYS },
+    heapGrowthPercent: env.TROVE_HEAP_GROWTH_PERCENT,
     dataDir: path.resolve(env.TROVE_DATA_DIR),
     log: { level: env.TROVE_LOG_LEVEL, format: env.TROVE_LOG_FORMAT as 'json' | 'text' },
     options: {

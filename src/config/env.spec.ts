@@ -33,6 +33,19 @@ describe('validateEnvironment', () => {
     expect(env.TROVE_WEB_MAX_UPLOAD_SIZE).toBe(10);
   });
 
+  it('bounds the heap growth to 0–300 percent, 50 unless set', () => {
+    expect(validateEnvironment({}).TROVE_HEAP_GROWTH_PERCENT).toBe(50);
+    expect(validateEnvironment({ TROVE_HEAP_GROWTH_PERCENT: '0' }).TROVE_HEAP_GROWTH_PERCENT).toBe(
+      0,
+    );
+    expect(problemsOf({ TROVE_HEAP_GROWTH_PERCENT: '301' })).toEqual([
+      'TROVE_HEAP_GROWTH_PERCENT: must not be greater than 300 (got "301")',
+    ]);
+    expect(problemsOf({ TROVE_HEAP_GROWTH_PERCENT: 'lots' })).toEqual([
+      'TROVE_HEAP_GROWTH_PERCENT: must be an integer number (got "lots")',
+    ]);
+  });
+
   it('lets an empty provider URL switch the provider off', () => {
     const env = validateEnvironment({
       TROVE_BARCODE_UPCITEMDB_URL: '',

@@ -193,6 +193,18 @@ export class EnvironmentVariables {
   @Max(36500)
   TROVE_AUDIT_RETENTION_DAYS = 365;
 
+  // --- Memory -----------------------------------------------------------------------------
+
+  /**
+   * How far the JavaScript heap may grow past what is live before it is collected, in percent;
+   * 0 leaves it to V8, which lets it grow to four times the live data under load.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  TROVE_HEAP_GROWTH_PERCENT = 50;
+
   // --- Logging ----------------------------------------------------------------------------
 
   /** Lowest level written to the log. */
