@@ -6,6 +6,7 @@ import { stagedUploadOptions } from '../attachments/upload/staged-upload.options
 import type { TroveConfig } from '../config/configuration.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
+import { StockModule } from '../stock/stock.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { AssetsController, EntitiesController } from './entities.controller.js';
 import { EntitiesService } from './entities.service.js';
@@ -24,7 +25,7 @@ const MAX_FORM_FIELDS = 4;
 
 /**
  * Entities: items, and locations or containers when their type says so. It and the
- * maintenance and attachments modules import each other: they check their entity, and a
+ * maintenance, attachments and stock modules import each other: they check their entity, and a
  * duplicated entity copies their rows. A CSV file to import is staged on disk as attachments are.
  */
 @Module({
@@ -33,6 +34,7 @@ const MAX_FORM_FIELDS = 4;
     EntityTypesModule,
     forwardRef(() => MaintenanceModule),
     forwardRef(() => AttachmentsModule),
+    forwardRef(() => StockModule),
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<TroveConfig, true>) =>

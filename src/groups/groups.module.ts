@@ -23,7 +23,7 @@ import { GroupsService } from './groups.service.js';
     AuthModule,
     CurrenciesModule,
     EntityTypesModule,
-    EntitiesModule,
+    forwardRef(() => EntitiesModule),
     TagsModule,
     forwardRef(() => UsersModule),
   ],

@@ -3,6 +3,7 @@ import type { BackupEntityStockRow } from '../collection-backups/backup-format.j
 import { Database } from '../database/database.js';
 import { BACKUP_ENTITY_STOCK, RESTORE_ENTITY_STOCK } from './entity-stock-backup.sql.js';
 import {
+  COPY_STOCK,
   CLAIM_ALERTS,
   DELETE_STOCK,
   EXPIRING,
@@ -93,6 +94,11 @@ export class EntityStockRepository {
       values.notes,
     ]);
     return row;
+  }
+
+  /** Gives entity `toEntityId` the settings of `fromEntityId`, both of the group (if it has any). */
+  async copy(fromEntityId: string, toEntityId: string, groupId: string): Promise<void> {
+    await this.db.rows(COPY_STOCK, [fromEntityId, toEntityId, groupId]);
   }
 
   async delete(entityId: string, groupId: string): Promise<void> {

@@ -24,6 +24,16 @@ export const UPSERT_STOCK = `INSERT INTO entity_stock AS s
   RETURNING s.min_quantity AS "minQuantity", s.reorder_quantity AS "reorderQuantity",
     to_char(s.expires_on, 'YYYY-MM-DD') AS "expiresOn", s.notes`;
 
+/**
+ * Gives entity `$2` the settings of entity `$1` (a duplicate), both of group `$3`; the copy's
+ * low state is worked out by the insert trigger, as for settings stored through the API.
+ */
+export const COPY_STOCK = `INSERT INTO entity_stock
+    (entity_id, group_id, min_quantity, reorder_quantity, expires_on, notes)
+  SELECT c.id, c.group_id, s.min_quantity, s.reorder_quantity, s.expires_on, s.notes
+  FROM entity_stock s JOIN entities c ON c.id = $2 AND c.group_id = $3
+  WHERE s.entity_id = $1 AND s.group_id = $3`;
+
 /** Deletes the settings of entity `$1` of group `$2`. */
 export const DELETE_STOCK = `DELETE FROM entity_stock WHERE entity_id = $1 AND group_id = $2`;
 

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
@@ -13,8 +13,8 @@ import { StockService } from './stock.service.js';
 @Module({
   imports: [
     TypeOrmModule.forFeature([EntityStockRecord]),
-    EntitiesModule,
-    GroupsModule,
+    forwardRef(() => EntitiesModule),
+    forwardRef(() => GroupsModule),
     NotifiersModule,
   ],
   controllers: [EntityStockController, StockController],

@@ -62,6 +62,11 @@ export class StockService {
     return toEntityStock(entity.id, stored);
   }
 
+  /** A duplicate's settings: those of the entity it copies (both of the group), in the caller's unit of work. */
+  async copy(groupId: string, fromEntityId: string, toEntityId: string): Promise<void> {
+    await this.stock.copy(fromEntityId, toEntityId, groupId);
+  }
+
   /** Clears the settings of an entity of the group (none is fine). */
   @Transactional()
   async remove(user: AuthUser, entityId: string): Promise<void> {

@@ -272,4 +272,25 @@ describe('/api/v1/entities/{id}/stock', () => {
       expect(await storedStock(app.trove, owner.groupId)).toEqual(before);
     });
   });
+
+  describe('a duplicate', () => {
+    it('carries the settings of the entity it copies, and none when that has none', async () => {
+      const coffee = await createEntity(app.trove, owner, 'Coffee');
+      await putStock(app.trove, owner, coffee.id, full);
+      const copy = await as(app.trove, member, 'post', `/api/v1/entities/${coffee.id}/duplicate`)
+        .send({})
+        .expect(201);
+      const read = await request(viewer, 'get', copy.body.id as string).expect(200);
+      expect(read.body).toEqual({ entityId: copy.body.id, ...full });
+
+      const tea = await createEntity(app.trove, owner, 'Tea');
+      const plain = await as(app.trove, member, 'post', `/api/v1/entities/${tea.id}/duplicate`)
+        .send({})
+        .expect(201);
+      const rows = await app.trove.query('SELECT 1 FROM entity_stock WHERE entity_id = $1', [
+        plain.body.id,
+      ]);
+      expect(rows).toEqual([]);
+    });
+  });
 });
