@@ -16,7 +16,6 @@ import { TemplatesService } from '../templates/templates.service.js';
 import {
   attachmentEntryName,
   BACKUP_TABLES,
-  type BackupEntityTagRow,
   type BackupManifest,
   type BackupTable,
   MANIFEST_ENTRY,
@@ -149,28 +148,24 @@ export class BackupWriter {
       case 'entity_fields':
         yield* byId((after) => this.entities.backupFieldsPage(groupId, after, limit));
         return;
-      case 'entity_tags': {
-        let after: BackupEntityTagRow = { entity_id: FIRST_UUID, tag_id: FIRST_UUID };
-        for (;;) {
-          const rows = await this.entities.backupTagsPage(groupId, after, limit);
-          yield* rows;
-          if (rows.length < limit) return;
-          after = rows[rows.length - 1];
-        }
-      }
+      case 'entity_tags':
+        yield* paged(
+          (after) => this.entities.backupTagsPage(groupId, after, limit),
+          { entity_id: FIRST_UUID, tag_id: FIRST_UUID },
+          (row) => row,
+        );
+        return;
       case 'maintenance_entries':
         yield* byId((after) => this.maintenance.backupPage(groupId, after, limit));
         return;
-      case 'entity_stock': {
+      case 'entity_stock':
         // Keyed by its entity.
-        let after = FIRST_UUID;
-        for (;;) {
-          const rows = await this.stock.backupPage(groupId, after, limit);
-          yield* rows;
-          if (rows.length < limit) return;
-          after = rows[rows.length - 1].entity_id;
-        }
-      }
+        yield* paged(
+          (after) => this.stock.backupPage(groupId, after, limit),
+          FIRST_UUID,
+          (row) => row.entity_id,
+        );
+        return;
       case 'checkouts':
         yield* byId((after) => this.checkouts.backupPage(groupId, after, limit));
         return;
@@ -186,18 +181,25 @@ export class BackupWriter {
   }
 }
 
-/** Rows of keyset pages by id. */
-async function* byId<T extends { id: string }>(
-  page: (afterId: string) => Promise<T[]>,
+/** A table's rows by keyset pages: each page starts after the key (`keyOf`) of the last row. */
+async function* paged<T, K>(
+  page: (after: K) => Promise<T[]>,
+  first: K,
+  keyOf: (row: T) => K,
 ): AsyncGenerator<T> {
-  let after = FIRST_UUID;
+  let after = first;
   for (;;) {
     const rows = await page(after);
     yield* rows;
     if (rows.length < BACKUP_PAGE_SIZE) return;
-    after = rows[rows.length - 1].id;
+    after = keyOf(rows[rows.length - 1]);
   }
 }
+
+/** `paged` for the tables keyed by `id`. */
+const byId = <T extends { id: string }>(
+  page: (afterId: string) => Promise<T[]>,
+): AsyncGenerator<T> => paged(page, FIRST_UUID, (row) => row.id);
 
 /** A JSON array of the rows, one per line; `counted` gets their number at the end. */
 async function* jsonArray(
