@@ -54,9 +54,18 @@ describe('mapDatabaseError', () => {
     }
   });
 
+  it('maps a deadlock and a serialization failure to 409: the change was not made', () => {
+    for (const code of ['40P01', '40001']) {
+      expect(mapDatabaseError(queryFailed(code))).toEqual({
+        status: 409,
+        error:
+          'the change crossed a concurrent change of the same records and was not made; send it again',
+      });
+    }
+  });
+
   it('leaves other database errors and non-database errors unmapped', () => {
     expect(mapDatabaseError(pgError('42P01'))).toBeUndefined();
-    expect(mapDatabaseError(queryFailed('40001'))).toBeUndefined();
     expect(mapDatabaseError(new Error('plain'))).toBeUndefined();
     expect(mapDatabaseError(Object.assign(new Error('file'), { code: 'ENOENT' }))).toBeUndefined();
     expect(mapDatabaseError({ code: 23505 })).toBeUndefined();

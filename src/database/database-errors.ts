@@ -47,6 +47,9 @@ export function postgresErrorOf(error: unknown): PostgresError | undefined {
  *   pool's wait, an administrator shutdown, too many connections): 503 with `Retry-After`.
  * - 23505 unique and 23503 foreign-key violations: 409 (services check referenced ids first,
  *   so what reaches here is a conflict with concurrent writes or stored data).
+ * - 40P01 deadlock and 40001 serialization failure: 409. PostgreSQL aborted this change, and
+ *   only this one, because it crossed a concurrent change of the same records (say, tagging an
+ *   entity with a tag being deleted); nothing of it was kept, and it may simply be sent again.
  * - 23514 check, 23502 not-null, 22001 string too long, 22003 number out of range: 422.
  * - Any other data exception (class 22: invalid text for a type, bad dates, division by zero,
  *   characters the encoding refuses...): 400, as a backstop behind validation.
@@ -72,6 +75,13 @@ export function mapDatabaseError(error: unknown): MappedDatabaseError | undefine
       return {
         status: HttpStatus.CONFLICT,
         error: `the record is referenced by, or refers to, a missing record${constraint}`,
+      };
+    case '40P01':
+    case '40001':
+      return {
+        status: HttpStatus.CONFLICT,
+        error:
+          'the change crossed a concurrent change of the same records and was not made; send it again',
       };
     case '23514':
     case '23502':

@@ -5,9 +5,9 @@
  * trees sorted in TypeScript agree with lists sorted in SQL.
  */
 
-/** `ORDER BY` terms for the rows of `alias` (with `name` and `id` columns). */
-export const nameOrder = (alias: string): string =>
-  `lower(${alias}.name COLLATE "C"), ${alias}.name COLLATE "C", ${alias}.id`;
+/** `ORDER BY` terms for the rows of `alias` (with a `name` column and the key column `id`). */
+export const nameOrder = (alias: string, id = 'id'): string =>
+  `lower(${alias}.name COLLATE "C"), ${alias}.name COLLATE "C", ${alias}.${id}`;
 
 /**
  * A UTF-16 code unit moved so that units compare in code point order: surrogates (which stand

@@ -218,6 +218,7 @@ export class EntitiesService implements OnModuleInit {
     });
     await this.entities.save(record);
     await this.setTags(
+      user.groupId,
       id,
       tags.map((tag) => tag.id),
     );
@@ -240,6 +241,7 @@ export class EntitiesService implements OnModuleInit {
     await this.entities.save(record);
     if (tags) {
       await this.setTags(
+        user.groupId,
         id,
         tags.map((tag) => tag.id),
       );
@@ -289,10 +291,7 @@ export class EntitiesService implements OnModuleInit {
   }
 
   async list(user: AuthUser, query: ListEntitiesQueryDto): Promise<EntityPageDto> {
-    const tagIds = query.tags?.length
-      ? await this.tags.expandWithDescendants(user, query.tags)
-      : undefined;
-    const filter = buildEntityFilter(user.groupId, query, tagIds);
+    const filter = buildEntityFilter(user.groupId, query);
     const paged = query.page !== undefined || query.pageSize !== undefined;
     const pageSize = query.pageSize && query.pageSize > 0 ? query.pageSize : paged ? 10 : 0;
     const page = Math.max(query.page ?? 1, 1);
@@ -400,8 +399,8 @@ export class EntitiesService implements OnModuleInit {
     return this.entities.nearestLocation(groupId, id);
   }
 
-  async setTags(entityId: string, tagIds: string[]): Promise<void> {
-    await this.entities.setTags(entityId, tagIds);
+  async setTags(groupId: string, entityId: string, tagIds: string[]): Promise<void> {
+    await this.entities.setTags(groupId, entityId, tagIds);
   }
 
   /** The starter locations of a new collection, of the group's location type. */

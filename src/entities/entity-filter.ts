@@ -15,10 +15,13 @@ export interface EntityFilter {
   where: string;
   params: unknown[];
   /**
-   * For a list narrowed by nothing but kind and archived: an SQL expression for its total from
-   * the maintained counts. Absent when other filters narrow the list, which is then counted.
+   * For a list narrowed by nothing but kind, archived and at most one tag, what is kept for it:
+   * its total as an SQL expression (unfiltered, a sum of maintained counts; by a tag, a count of
+   * the tag's kept matches from their index alone) and, with a tag, `tagWalk`, the condition on
+   * those matches (`tag_matches m`) that lets a page in name order walk their index. Absent when
+   * other filters narrow the list, whose matches are then gathered and counted.
    */
-  maintainedTotal?: string;
+  kept?: { total: string; tagWalk?: string };
 }
 
 /**
@@ -26,23 +29,33 @@ export interface EntityFilter {
  * negation), archived ones included or not: a sum of the maintained counts (entity_counts),
  * not a count of the inventory.
  */
-const maintainedTotal = (kind: string, includeArchived: boolean): string =>
+const groupTotal = (kind: string, includeArchived: boolean): string =>
   `(SELECT coalesce(sum(c.entities), 0)::int FROM entity_counts c
     JOIN entity_types t ON t.id = c.entity_type_id
     WHERE c.group_id = $1 AND ${kind}${includeArchived ? '' : ' AND NOT c.archived'})`;
+
+/**
+ * The kept matches `m` of tag `tag` in group `$1` (those carrying it or one of its descendants)
+ * of one kind, archived ones included or not; the kind is read from the matches' own type
+ * column, so neither a walk of them nor their count needs a join, and both read their index
+ * alone. A tag of another group has none.
+ */
+const tagMatches = (tag: string, kind: string, includeArchived: boolean): string =>
+  `m.tag_id = ${tag}::uuid
+    AND EXISTS (SELECT 1 FROM tags g WHERE g.id = ${tag}::uuid AND g.group_id = $1)
+    AND m.entity_type_id = ANY(ARRAY(SELECT t.id FROM entity_types t WHERE t.group_id = $1 AND ${kind}))${
+      includeArchived ? '' : ' AND NOT m.archived'
+    }`;
 
 const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The WHERE clause of a list query over `entities e JOIN entity_types t`. All filters are
- * AND-ed; `tagIds` are the requested tags already expanded with their descendants (undefined
- * when no tag filter was asked for).
+ * AND-ed. A tag filter matches the entities carrying one of the tags of the group or one of
+ * their descendants, read from the kept match sets (tag_matches), so it needs no expansion of
+ * the tags first; tags of other groups match nothing.
  */
-export function buildEntityFilter(
-  groupId: string,
-  query: ListEntitiesQueryDto,
-  tagIds: string[] | undefined,
-): EntityFilter {
+export function buildEntityFilter(groupId: string, query: ListEntitiesQueryDto): EntityFilter {
   const params: unknown[] = [groupId];
   const param = (value: unknown): string => {
     params.push(value);
@@ -50,8 +63,9 @@ export function buildEntityFilter(
   };
   const clauses = ['e.group_id = $1'];
   const kind = query.isLocation ? 't.is_location' : 'NOT t.is_location';
+  const includeArchived = query.includeArchived ?? false;
   clauses.push(kind);
-  if (!query.includeArchived) clauses.push('NOT e.archived');
+  if (!includeArchived) clauses.push('NOT e.archived');
   const unfiltered = clauses.length;
 
   const q = query.q?.trim();
@@ -69,12 +83,15 @@ export function buildEntityFilter(
       );
     }
   }
-  if (tagIds !== undefined) {
-    const tags = param(tagIds);
+  const tagIds = query.tags?.length ? [...new Set(query.tags)] : undefined;
+  const tags = tagIds && param(tagIds.length === 1 ? tagIds[0] : tagIds);
+  if (tags) {
+    const among =
+      tagIds.length === 1 ? `m.tag_id = ${tags}::uuid` : `m.tag_id = ANY(${tags}::uuid[])`;
     clauses.push(
       query.negateTags
-        ? `NOT EXISTS (SELECT 1 FROM entity_tags et WHERE et.entity_id = e.id AND et.tag_id = ANY(${tags}::uuid[]))`
-        : `e.id = ANY(ARRAY(SELECT et.entity_id FROM entity_tags et WHERE et.tag_id = ANY(${tags}::uuid[])))`,
+        ? `NOT EXISTS (SELECT 1 FROM tag_matches m WHERE m.entity_id = e.id AND ${among})`
+        : `e.id = ANY(ARRAY(SELECT m.entity_id FROM tag_matches m WHERE ${among}))`,
     );
   }
   if (query.parentIds?.length) clauses.push(`e.parent_id = ANY(${param(query.parentIds)}::uuid[])`);
@@ -98,9 +115,18 @@ export function buildEntityFilter(
     );
   }
   const where = clauses.join(' AND ');
-  return clauses.length === unfiltered
-    ? { where, params, maintainedTotal: maintainedTotal(kind, query.includeArchived ?? false) }
-    : { where, params };
+  if (clauses.length === unfiltered) {
+    return { where, params, kept: { total: groupTotal(kind, includeArchived) } };
+  }
+  if (clauses.length === unfiltered + 1 && tags && tagIds.length === 1 && !query.negateTags) {
+    const matches = tagMatches(tags, kind, includeArchived);
+    const kept = {
+      total: `(SELECT count(*)::int FROM tag_matches m WHERE ${matches})`,
+      tagWalk: matches,
+    };
+    return { where, params, kept };
+  }
+  return { where, params };
 }
 
 /** ORDER BY for `orderBy`: newest first for the dates, ascending otherwise, name by default. */

@@ -89,36 +89,47 @@ const ORDER_COLUMNS = 'e.id, e.parent_id, e.name, e.created_at, e.updated_at, e.
  * page (a null limit: all), with the total before paging on every row and one row even for an
  * empty page.
  *
- * A list narrowed by nothing but kind and archived walks the group's index in `order` and stops
- * at the page; its total is the maintained count. A narrower list gathers its matches once
- * (each filter finds its own by index) and both counts them and takes the page from them, so its
- * cost follows its matches, not the inventory.
+ * A list narrowed by nothing but kind, archived and at most one tag reads its total from the
+ * maintained counts and stops at the page: unfiltered, it walks the group's entities in `order`;
+ * by one tag in name order, it walks that tag's kept matches (tag_matches) in their name-order
+ * index. A narrower list gathers its matches once (each filter finds its own by index) and both
+ * counts them and takes the page from them, so its cost follows its matches, not the inventory.
  */
 export const pageOfViews = (
-  filter: Pick<EntityFilter, 'where' | 'maintainedTotal'>,
+  filter: Pick<EntityFilter, 'where' | 'kept'>,
   order: string,
   limit: string,
   offset: string,
 ): string => {
-  const { where, maintainedTotal } = filter;
-  const page = (from: string): string =>
-    `${from} ORDER BY ${order} LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
-  const [matches, pageSource, total] = maintainedTotal
-    ? [
-        '',
-        page(`SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
-      WHERE ${where}`),
-        maintainedTotal,
-      ]
-    : [
-        `matches AS MATERIALIZED (
+  const { where, kept } = filter;
+  const page = (from: string, by = order): string =>
+    `${from} ORDER BY ${by} LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
+  const positioned = (from: string): string =>
+    `SELECT id, parent_id, row_number() OVER () AS position FROM (${page(from)}) page`;
+  let matches = '';
+  let seed: string;
+  let total: string;
+  if (kept?.tagWalk && order === nameOrder('e')) {
+    seed = `SELECT e.id, e.parent_id, walked.position FROM (
+      SELECT entity_id, row_number() OVER () AS position FROM (
+        ${page(`SELECT m.entity_id FROM tag_matches m WHERE ${kept.tagWalk}`, nameOrder('m', 'entity_id'))}
+      ) walk
+    ) walked JOIN entities e ON e.id = walked.entity_id AND e.group_id = $1`;
+    total = kept.total;
+  } else if (kept) {
+    seed = positioned(
+      `SELECT e.id, e.parent_id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}`,
+    );
+    total = kept.total;
+  } else {
+    matches = `matches AS MATERIALIZED (
     SELECT ${ORDER_COLUMNS} FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}
-  ),`,
-        page('SELECT e.id, e.parent_id FROM matches e'),
-        '(SELECT count(*)::int FROM matches)',
-      ];
+  ),`;
+    seed = positioned('SELECT e.id, e.parent_id FROM matches e');
+    total = '(SELECT count(*)::int FROM matches)';
+  }
   return `WITH RECURSIVE ${matches} seed AS (
-    SELECT id, parent_id, row_number() OVER () AS position FROM (${pageSource}) page
+    ${seed}
   ),
   ${ancestorsOf('seed', '$1')},
   shown AS (

@@ -232,6 +232,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
 
   /** Deletes an entity of the group (its fields, attachments and maintenance go with it). */
   async delete(groupId: string, id: string): Promise<boolean> {
+    await this.keepTagTree(groupId);
     const result = await this.db.repository(EntityRecord).delete({ id, groupId });
     return (result.affected ?? 0) > 0;
   }
@@ -260,11 +261,14 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** Deletes every entity of the group with what belongs to it; how many entities. */
-  deleteAllOfGroup(groupId: string): Promise<number> {
+  async deleteAllOfGroup(groupId: string): Promise<number> {
+    await this.keepTagTree(groupId);
     return this.countFrom(DELETE_ALL_OF_GROUP, [groupId]);
   }
 
-  async setTags(entityId: string, tagIds: string[]): Promise<void> {
+  /** Replaces the tags of entity `entityId` of the group. */
+  async setTags(groupId: string, entityId: string, tagIds: string[]): Promise<void> {
+    await this.keepTagTree(groupId);
     await this.db.query('DELETE FROM entity_tags WHERE entity_id = $1', [entityId]);
     if (tagIds.length > 0) await this.db.query(ADD_TAGS, [entityId, tagIds]);
   }
@@ -324,7 +328,8 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** Removes the tags from the group's entities `ids`; how many entities lost one. */
-  removeTagsFromMany(groupId: string, ids: string[], tagIds: string[]): Promise<number> {
+  async removeTagsFromMany(groupId: string, ids: string[], tagIds: string[]): Promise<number> {
+    await this.keepTagTree(groupId);
     return this.countFrom(BULK_REMOVE_TAGS, [groupId, ids, tagIds]);
   }
 
@@ -350,7 +355,8 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** Deletes the group's entities `ids` with what belongs to them; how many. */
-  deleteMany(groupId: string, ids: string[]): Promise<number> {
+  async deleteMany(groupId: string, ids: string[]): Promise<number> {
+    await this.keepTagTree(groupId);
     return this.countFrom(BULK_DELETE, [groupId, ids]);
   }
 
@@ -486,11 +492,13 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     ]);
   }
 
-  /** Replaces the tags of `entityIds` by the pairs given. */
+  /** Replaces the tags of the group's entities `entityIds` by the pairs given. */
   async replaceTagsOf(
+    groupId: string,
     entityIds: string[],
     pairs: { entityId: string; tagId: string }[],
   ): Promise<void> {
+    await this.keepTagTree(groupId);
     if (entityIds.length > 0) await this.db.query(DELETE_TAGS_OF, [entityIds]);
     if (pairs.length === 0) return;
     await this.db.query(INSERT_TAG_PAIRS, [
@@ -617,6 +625,17 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** Runs a statement that answers one row with a `count`. */
+  /**
+   * Keeps the group's tag tree as it is until the unit of work ends: takes the group's "tag tree"
+   * lock shared (TagRepository.lockGroup takes it exclusive). Taken before links are removed,
+   * whether directly or with their entities: the database's upkeep of the kept tag matches takes
+   * it then anyway, and taking it first means a tag deleted meanwhile never waits on a link this
+   * unit of work holds while this one waits on the deletion.
+   */
+  private keepTagTree(groupId: string): Promise<void> {
+    return advisoryLock(this.db, `tag tree ${groupId}`, 'shared');
+  }
+
   private async countFrom(sql: string, params: unknown[]): Promise<number> {
     const [row] = await this.db.query<{ count: number }>(sql, params);
     return row.count;

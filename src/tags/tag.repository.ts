@@ -3,7 +3,8 @@ import { In } from 'typeorm';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
 import { OwnedRepository } from '../database/owned.js';
-import { DELETE_ALL_OF_GROUP, PLACEMENT, WITH_DESCENDANTS } from './tag.sql.js';
+import { DELETE_ALL_OF_GROUP, PLACEMENT } from './tag.sql.js';
+import { advisoryLock } from '../database/advisory-lock.js';
 import { TagRecord } from './tag.record.js';
 import type { BackupTagRow } from '../collection-backups/backup-format.js';
 import { BACKUP_TAGS, COUNT_TAGS, RESTORE_TAG_PARENTS, RESTORE_TAGS } from './tag-backup.sql.js';
@@ -56,20 +57,17 @@ export class TagRepository extends OwnedRepository<TagRecord> {
     return row;
   }
 
-  /** The ids of the group's tags among `ids` and of all their descendants. */
-  async withDescendants(groupId: string, ids: string[]): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(WITH_DESCENDANTS, [groupId, ids]);
-    return rows.map((row) => row.id);
-  }
-
   /**
-   * Locks every tag of the group until the unit of work ends, in id order so that two writers
-   * cannot deadlock. `FOR NO KEY UPDATE` leaves entities free to reference the tags meanwhile.
+   * Makes the unit of work the only one changing the group's tags until it ends: takes the
+   * group's "tag tree" advisory lock exclusively, and notes so in the transaction's setting
+   * `trove.tag_tree_locked`. The database's upkeep of the kept tag matches takes the same lock
+   * shared (migration MaintainTagMatches), so a tag is never moved or deleted under it; within
+   * this unit of work it sees the note and takes no lock of its own. Entities stay free to
+   * reference the tags meanwhile.
    */
   async lockGroup(groupId: string): Promise<void> {
-    await this.db.query('SELECT id FROM tags WHERE group_id = $1 ORDER BY id FOR NO KEY UPDATE', [
-      groupId,
-    ]);
+    await advisoryLock(this.db, `tag tree ${groupId}`);
+    await this.db.query(`SELECT set_config('trove.tag_tree_locked', $1, true)`, [groupId]);
   }
 
   insert(values: TagValues): Promise<TagRecord> {

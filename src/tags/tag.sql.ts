@@ -15,12 +15,6 @@ export const PLACEMENT = `WITH RECURSIVE
          EXISTS (SELECT 1 FROM chain WHERE id = $3) AS cycle,
          COALESCE((SELECT max(depth) + 1 FROM subtree), 1)::int AS height`;
 
-/** The ids of the tags `$2` of group `$1` and of all their descendants, each once. */
-export const WITH_DESCENDANTS = `WITH RECURSIVE
-  given AS (SELECT id FROM tags WHERE group_id = $1 AND id = ANY($2::uuid[])),
-  ${descendants('tree', 'tags', 'given', '$1')}
-  SELECT DISTINCT id FROM tree ORDER BY id`;
-
 /** Deletes every tag of group `$1` (they leave their entities too); how many it deleted. */
 export const DELETE_ALL_OF_GROUP = `WITH deleted AS (
     DELETE FROM tags WHERE group_id = $1 RETURNING 1

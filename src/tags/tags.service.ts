@@ -118,16 +118,6 @@ export class TagsService {
   }
 
   /**
-   * The ids of the given tags of the group and of all their descendants, each once; ids that
-   * are not tags of the group are dropped.
-   */
-  async expandWithDescendants(user: AuthUser, ids: string[]): Promise<string[]> {
-    const roots = [...new Set(ids)].filter((id) => isUUID(id, 'all'));
-    if (roots.length === 0) return [];
-    return this.tags.withDescendants(user.groupId, roots);
-  }
-
-  /**
    * The ids of the group's tags by name: a name matches a tag of that exact name at any level
    * (the oldest, should several share it); names no tag has become new top-level tags. Runs in
    * the caller's unit of work.

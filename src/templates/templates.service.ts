@@ -255,6 +255,7 @@ export class TemplatesService implements OnModuleInit {
     }
     if (name !== requestedName) await this.entities.rename(user.groupId, inserted.id, name);
     await this.entities.setTags(
+      user.groupId,
       inserted.id,
       tags.map((tag) => tag.id),
     );

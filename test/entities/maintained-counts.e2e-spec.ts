@@ -129,6 +129,55 @@ describe('maintained entity counts and sums', () => {
     );
   };
 
+  /** What a list filtered by tags `$2` shows of group `$1`, freshly from the links and the tree. */
+  const FRESH_TAG_MATCHES = `WITH RECURSIVE up(entity_id, tag_id) AS (
+      SELECT et.entity_id, et.tag_id FROM entity_tags et
+      JOIN entities e ON e.id = et.entity_id WHERE e.group_id = $1
+      UNION
+      SELECT u.entity_id, t.parent_id FROM up u JOIN tags t ON t.id = u.tag_id
+      WHERE t.parent_id IS NOT NULL
+    )
+    SELECT up.entity_id, up.tag_id, e.entity_type_id, e.archived, e.name
+    FROM up JOIN entities e ON e.id = up.entity_id`;
+
+  /**
+   * The kept match set of every tag (the entities carrying it or one of its descendants, with
+   * their type, archived state and name) against a fresh walk of the links and the tag tree;
+   * and every tag's filtered list, total and first page, against a fresh query.
+   */
+  const expectTagMatchesExact = async (session: Session) => {
+    expect(
+      await trove.query(
+        `SELECT m.entity_id, m.tag_id, m.entity_type_id, m.archived, m.name FROM tag_matches m
+         JOIN tags g ON g.id = m.tag_id WHERE g.group_id = $1 ORDER BY 1, 2`,
+        [session.groupId],
+      ),
+    ).toEqual(await trove.query(`${FRESH_TAG_MATCHES} ORDER BY 1, 2`, [session.groupId]));
+    const tags = await trove.query<{ id: string }>(
+      'SELECT id FROM tags WHERE group_id = $1 ORDER BY id',
+      [session.groupId],
+    );
+    for (const { id: tag } of tags) {
+      for (const includeArchived of [false, true]) {
+        const response = await trove.http
+          .get('/api/v1/entities')
+          .query({ tags: tag, includeArchived, page: 1, pageSize: 7 })
+          .set('Authorization', session.authorization)
+          .expect(200);
+        const fresh = await trove.query<{ id: string }>(
+          `SELECT e.id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id
+           WHERE e.group_id = $1 AND NOT t.is_location AND ($3 OR NOT e.archived)
+             AND e.id IN (SELECT entity_id FROM (${FRESH_TAG_MATCHES}) m WHERE m.tag_id = $2)
+           ORDER BY lower(e.name COLLATE "C"), e.name COLLATE "C", e.id`,
+          [session.groupId, tag, includeArchived],
+        );
+        const body = response.body as { total: number; items: { id: string }[] };
+        expect(body.total, `${tag} ${includeArchived}`).toBe(fresh.length);
+        expect(body.items.map((item) => item.id)).toEqual(fresh.slice(0, 7).map((row) => row.id));
+      }
+    }
+  };
+
   /** The totals of the four unfiltered lists against a fresh count of what each lists. */
   const expectListTotalsExact = async (session: Session) => {
     for (const isLocation of [false, true]) {
@@ -185,6 +234,7 @@ describe('maintained entity counts and sums', () => {
     );
     expect(await maintained(owner)).toEqual(await counted(owner));
     await expectSumsExact(owner);
+    await expectTagMatchesExact(owner);
 
     const responses = await Promise.all([
       ...Array.from({ length: 60 }, (_, k) =>
@@ -239,6 +289,7 @@ describe('maintained entity counts and sums', () => {
 
     expect(await maintained(owner)).toEqual(await counted(owner));
     await expectSumsExact(owner);
+    await expectTagMatchesExact(owner);
     await expectListTotalsExact(owner);
     const [archived] = await trove.query<{ count: number }>(
       'SELECT count(*)::int AS count FROM entities WHERE group_id = $1 AND archived',
@@ -268,6 +319,8 @@ describe('maintained entity counts and sums', () => {
     const expectFresh = async () => {
       expect(await maintained(owner)).toEqual(await counted(owner));
       await expectSumsExact(owner);
+      await expectTagMatchesExact(owner);
+      await expectTagMatchesExact(owner);
       await expectListTotalsExact(owner);
       const stats = (
         await trove.http
@@ -306,6 +359,75 @@ describe('maintained entity counts and sums', () => {
     await expectFresh();
     await bulk([shelf, ...items.slice(0, 12), ...items.slice(40, 55)], { action: 'delete' });
     await expectFresh();
+  });
+
+  it('keep every tag filter exact while links, entities and the tag tree change at once', async () => {
+    const tag = async (name: string, parentId?: string) =>
+      ((await send('post', '/api/v1/tags', { name, parentId }).expect(201)).body as { id: string })
+        .id;
+    const top = await tag('Tree top');
+    const middle = await tag('Tree middle', top);
+    const leaf = await tag('Tree leaf', middle);
+    const aside = await tag('Tree aside');
+    const asideChild = await tag('Tree aside child', aside);
+    const tags = [top, middle, leaf, aside, asideChild];
+    const items = await Promise.all(
+      Array.from({ length: 40 }, (_, k) =>
+        create(`Tree item ${k}`, k % 10 === 9 ? locationType.id : itemType.id, undefined, {
+          tagIds: [tags[k % 5], tags[(k * 3 + 1) % 5]],
+        }),
+      ),
+    );
+    await expectTagMatchesExact(owner);
+
+    const responses = await Promise.all([
+      // The tree reshaped: a subtree moved under another, a middle tag to the top, one deleted.
+      send('put', `/api/v1/tags/${middle}`, { name: 'Tree middle', parentId: aside }),
+      send('put', `/api/v1/tags/${leaf}`, { name: 'Tree leaf' }),
+      send('delete', `/api/v1/tags/${asideChild}`),
+      // Links changed (none to the tag being deleted: such a link conflicts with the deletion,
+      // a 409), entities renamed, archived, retyped and deleted meanwhile.
+      ...items
+        .slice(0, 10)
+        .map((id, k) =>
+          send('patch', `/api/v1/entities/${id}`, { id, tagIds: [tags[(k + 2) % 4]] }),
+        ),
+      ...items.slice(10, 18).map((id, k) =>
+        send('put', `/api/v1/entities/${id}`, {
+          id,
+          name: `Renamed ${k}`,
+          tagIds: [tags[(k + 10) % 4], tags[(3 * (k + 10) + 1) % 4]],
+        }),
+      ),
+      send('post', '/api/v1/entities/bulk', { ids: items.slice(18, 24), action: 'archive' }),
+      ...items
+        .slice(24, 28)
+        .map((id) =>
+          send('patch', `/api/v1/entities/${id}`, { id, entityTypeId: locationType.id }),
+        ),
+      ...items.slice(28, 34).map((id) => send('delete', `/api/v1/entities/${id}`)),
+      send('post', '/api/v1/entities/bulk', {
+        ids: items.slice(34, 40),
+        action: 'addTags',
+        tagIds: [leaf, top],
+      }),
+      ...items
+        .slice(0, 4)
+        .map((id) => send('post', `/api/v1/entities/${id}/duplicate`, { copyCustomFields: false })),
+    ]);
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => ![200, 201, 204].includes(status))).toEqual([]);
+    await expectTagMatchesExact(owner);
+    const [moved] = await trove.query<{ parent_id: string }>(
+      'SELECT parent_id FROM tags WHERE id = $1',
+      [middle],
+    );
+    expect(moved.parent_id).toBe(aside);
+
+    // A deleted tag's matches go with it; its parent keeps only what is still below.
+    await send('delete', `/api/v1/tags/${aside}`).expect(204);
+    expect(await trove.query('SELECT * FROM tag_matches WHERE tag_id = $1', [aside])).toEqual([]);
+    await expectTagMatchesExact(owner);
   });
 
   it('follow a type that becomes a location type, with no recount', async () => {
@@ -352,12 +474,14 @@ describe('maintained entity counts and sums', () => {
       .expect(204);
     expect(await maintained(owner)).toEqual(await counted(owner));
     await expectSumsExact(owner);
+    await expectTagMatchesExact(owner);
     await expectListTotalsExact(owner);
 
     const wiped = await send('post', '/api/v1/actions/wipe-inventory', {}).expect(200);
     expect((wiped.body as { completed: number }).completed).toBeGreaterThan(300);
     expect(await maintained(owner)).toEqual([]);
     await expectSumsExact(owner);
+    await expectTagMatchesExact(owner);
     await expectListTotalsExact(owner);
   });
 

@@ -3,7 +3,7 @@ import { useTestApp } from '../support/api.js';
 import type { AuthUser } from '../../src/auth/auth-user.js';
 import { TagsService } from '../../src/tags/tags.service.js';
 import { signUp, type Session } from '../support/factories.js';
-import { createChain, createTag, listTags, UNKNOWN_ID, type TagOutBody } from './tag-helpers.js';
+import { createChain, listTags, UNKNOWN_ID, type TagOutBody } from './tag-helpers.js';
 
 /** The service API other modules (entities) call, used the way they will use it. */
 describe('TagsService for other modules', () => {
@@ -14,10 +14,7 @@ describe('TagsService for other modules', () => {
   let root: TagOutBody;
   let child: TagOutBody;
   let grandchild: TagOutBody;
-  let sibling: TagOutBody;
-  let unrelated: TagOutBody;
   let foreign: TagOutBody;
-  let foreignChild: TagOutBody;
 
   const asAuthUser = (session: Session): AuthUser => ({
     id: session.id,
@@ -39,39 +36,7 @@ describe('TagsService for other modules', () => {
       'Child',
       'Grandchild',
     ]);
-    sibling = await createTag(app.trove, owner, { name: 'Sibling', parentId: root.id });
-    unrelated = await createTag(app.trove, owner, { name: 'Unrelated' });
-    [foreign, foreignChild] = await createChain(app.trove, outsider, ['Foreign', 'Foreign child']);
-  });
-
-  describe('expandWithDescendants', () => {
-    it('returns a three-level tree from its root, each id once', async () => {
-      const ids = await tags.expandWithDescendants(user, [root.id, child.id, root.id]);
-      expect([...ids].sort()).toEqual([root.id, child.id, grandchild.id, sibling.id].sort());
-      expect(new Set(ids).size).toBe(ids.length);
-    });
-
-    it('returns a middle tag with only what lies below it', async () => {
-      expect(await tags.expandWithDescendants(user, [child.id])).toEqual(
-        [child.id, grandchild.id].sort(),
-      );
-      expect(await tags.expandWithDescendants(user, [grandchild.id])).toEqual([grandchild.id]);
-    });
-
-    it('drops foreign, unknown and malformed ids silently', async () => {
-      const ids = await tags.expandWithDescendants(user, [
-        foreign.id,
-        UNKNOWN_ID,
-        'not-a-uuid',
-        unrelated.id,
-      ]);
-      expect(ids).toEqual([unrelated.id]);
-      expect(await tags.expandWithDescendants(user, [foreign.id])).toEqual([]);
-      expect(await tags.expandWithDescendants(user, [])).toEqual([]);
-      expect(
-        [...(await tags.expandWithDescendants(asAuthUser(outsider), [foreign.id]))].sort(),
-      ).toEqual([foreign.id, foreignChild.id].sort());
-    });
+    [foreign] = await createChain(app.trove, outsider, ['Foreign', 'Foreign child']);
   });
 
   describe('findOwnedOrFail', () => {

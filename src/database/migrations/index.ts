@@ -20,6 +20,7 @@ import { RecordEntityHistory1795220460000 } from './1795220460000-RecordEntityHi
 import { CreateEntityStock1795220520000 } from './1795220520000-CreateEntityStock.js';
 import { CreateCheckouts1795220580000 } from './1795220580000-CreateCheckouts.js';
 import { RecordStockAndCheckoutHistory1795220640000 } from './1795220640000-RecordStockAndCheckoutHistory.js';
+import { MaintainTagMatches1795220700000 } from './1795220700000-MaintainTagMatches.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CreateEntityStock1795220520000,
   CreateCheckouts1795220580000,
   RecordStockAndCheckoutHistory1795220640000,
+  MaintainTagMatches1795220700000,
 ];

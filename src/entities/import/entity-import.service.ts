@@ -481,6 +481,7 @@ export class EntityImportService {
     await this.entities.updateImported(groupId, updates);
     const replaced = updates.map((update) => update.id);
     await this.entities.replaceTagsOf(
+      groupId,
       replaced,
       batch.flatMap(({ row, id }) =>
         row.tags.map((name) => ({ entityId: id, tagId: tagIds.get(name)! })),

@@ -1,0 +1,171 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * `(entity_id, tag_id)` for every tag the entities `of_entities` carry and every ancestor of those
+ * tags: the match set as it should be. A CTE body for `WITH RECURSIVE`; the walk up stops at a
+ * thousand levels should a stored tree ever hold a cycle.
+ */
+const WANTED = `up(entity_id, tag_id, depth) AS (
+    SELECT et.entity_id, et.tag_id, 0 FROM entity_tags et WHERE et.entity_id = ANY(of_entities)
+    UNION
+    SELECT u.entity_id, t.parent_id, u.depth + 1 FROM up u JOIN tags t ON t.id = u.tag_id
+    WHERE t.parent_id IS NOT NULL AND u.depth < 1000
+  ),
+  wanted AS (SELECT DISTINCT entity_id, tag_id FROM up)`;
+
+/**
+ * Whether this transaction has not taken the tag tree lock of its group exclusively: whoever
+ * takes it (TagRepository.lockGroup) notes the group in the setting `trove.tag_tree_locked`.
+ */
+const TREE_UNLOCKED = `coalesce(current_setting('trove.tag_tree_locked', true), '') = ''`;
+
+/** Takes the tag tree lock of group `group` shared, until the transaction ends. */
+const lockTreeShared = (group: string): string =>
+  `pg_advisory_xact_lock_shared(hashtextextended('tag tree ' || ${group}, 0))`;
+
+/**
+ * `tag_matches`: for every tag, the entities a list filtered by it shows (those carrying the tag
+ * or one of its descendants), each with copies of its type, archived state and name, which the
+ * list filters and orders by. A list filtered by one tag then walks one index in name order and
+ * stops at the page, and counts its exact total from that index alone, instead of expanding the
+ * tag, gathering its links and looking up every matching entity.
+ *
+ * The database keeps it in the transaction of every change:
+ * - a change of links (`entity_tags`) recomputes the match set of the entities concerned from
+ *   their links and the tag tree as they now are, so every way a link goes (a tag deleted, an
+ *   entity deleted, a group deleted) leaves exact rows;
+ * - a tag moved to another parent recomputes the match set of every entity it matches;
+ * - a rename, an archiving or a change of type of an entity is copied to its rows.
+ *
+ * Concurrency: whoever changes a group's tags takes the group's "tag tree" advisory lock
+ * exclusively first (TagRepository.lockGroup); every other writer of the match sets (a change of
+ * links, a rename, an archiving) takes it shared before it touches them, after the rows of its
+ * entities, which it locks in id order as every change of an entity does. So:
+ * - two recomputations of one entity run one after the other, the second seeing what the first
+ *   committed;
+ * - a recomputation never reads a tag tree that someone is changing, and a tag is moved or
+ *   deleted only when no recomputation is under way; the tag's own recomputation then runs with
+ *   the tree locked, without waiting for any entity's row (the match sets have no foreign key
+ *   to the entities for that reason: a link's removal recomputes them, which is how a deleted
+ *   entity's rows go), and those who changed links meanwhile recompute after it, seeing it.
+ * Nothing here locks the group row that creates hold.
+ */
+export class MaintainTagMatches1795220700000 implements MigrationInterface {
+  name = 'MaintainTagMatches1795220700000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE TABLE "tag_matches" ("entity_id" uuid NOT NULL, "tag_id" uuid NOT NULL, "entity_type_id" uuid NOT NULL, "archived" boolean NOT NULL, "name" character varying(255) NOT NULL, CONSTRAINT "tag_matches_pkey" PRIMARY KEY ("entity_id", "tag_id"))`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "tag_matches" ADD CONSTRAINT "tag_matches_tag_id_fkey" FOREIGN KEY ("tag_id") REFERENCES "tags"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await queryRunner.query(
+      `WITH RECURSIVE up(entity_id, tag_id, depth) AS (
+         SELECT entity_id, tag_id, 0 FROM entity_tags
+         UNION
+         SELECT u.entity_id, t.parent_id, u.depth + 1 FROM up u JOIN tags t ON t.id = u.tag_id
+         WHERE t.parent_id IS NOT NULL AND u.depth < 1000
+       )
+       INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
+       SELECT DISTINCT up.entity_id, up.tag_id, e.entity_type_id, e.archived, e.name
+       FROM up JOIN entities e ON e.id = up.entity_id`,
+    );
+    // The walk of a filtered list: one tag's matches in the one name order (nameOrder in
+    // src/database/name-order.ts; the expressions must stay identical to it), with what the
+    // filter needs besides, so the walk reads the index alone.
+    await queryRunner.query(
+      `CREATE INDEX "tag_matches_name_order_idx" ON "tag_matches"
+       (tag_id, lower(name COLLATE "C"), (name COLLATE "C"), entity_id)
+       INCLUDE (entity_type_id, archived)`,
+    );
+
+    await queryRunner.query(
+      `CREATE FUNCTION "tag_matches_refresh"(of_entities uuid[]) RETURNS void
+       LANGUAGE plpgsql AS $$
+       BEGIN
+         IF cardinality(of_entities) = 0 THEN RETURN; END IF;
+         IF ${TREE_UNLOCKED} THEN
+           PERFORM 1 FROM entities e WHERE e.id = ANY(of_entities) ORDER BY e.id FOR NO KEY UPDATE;
+           PERFORM ${lockTreeShared('g.group_id')}
+             FROM (SELECT DISTINCT e.group_id FROM entities e WHERE e.id = ANY(of_entities) ORDER BY 1) g;
+         END IF;
+         WITH RECURSIVE ${WANTED},
+         removed AS (
+           DELETE FROM tag_matches m WHERE m.entity_id = ANY(of_entities)
+             AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.entity_id = m.entity_id AND w.tag_id = m.tag_id)
+         )
+         INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
+         SELECT w.entity_id, w.tag_id, e.entity_type_id, e.archived, e.name
+         FROM wanted w JOIN entities e ON e.id = w.entity_id
+         WHERE NOT EXISTS (SELECT 1 FROM tag_matches m WHERE m.entity_id = w.entity_id AND m.tag_id = w.tag_id)
+         ORDER BY 1, 2
+         ON CONFLICT (entity_id, tag_id) DO NOTHING;
+       END
+       $$`,
+    );
+    await queryRunner.query(
+      `CREATE FUNCTION "tag_matches_after_link_change"() RETURNS trigger
+       LANGUAGE plpgsql AS $$
+       BEGIN
+         PERFORM tag_matches_refresh(ARRAY(SELECT DISTINCT entity_id FROM changed_links));
+         RETURN NULL;
+       END
+       $$`,
+    );
+    for (const [event, side] of [
+      ['insert', 'NEW'],
+      ['delete', 'OLD'],
+    ] as const) {
+      await queryRunner.query(
+        `CREATE TRIGGER "entity_tags_matches_after_${event}" AFTER ${event.toUpperCase()} ON "entity_tags"
+         REFERENCING ${side} TABLE AS changed_links FOR EACH STATEMENT
+         EXECUTE FUNCTION tag_matches_after_link_change()`,
+      );
+    }
+    await queryRunner.query(
+      `CREATE FUNCTION "tag_matches_after_tag_move"() RETURNS trigger
+       LANGUAGE plpgsql AS $$
+       BEGIN
+         PERFORM tag_matches_refresh(ARRAY(SELECT m.entity_id FROM tag_matches m WHERE m.tag_id = NEW.id));
+         RETURN NULL;
+       END
+       $$`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "tags_matches_after_move" AFTER UPDATE OF parent_id ON "tags"
+       FOR EACH ROW WHEN (OLD.parent_id IS DISTINCT FROM NEW.parent_id)
+       EXECUTE FUNCTION tag_matches_after_tag_move()`,
+    );
+    await queryRunner.query(
+      `CREATE FUNCTION "tag_matches_after_entity_update"() RETURNS trigger
+       LANGUAGE plpgsql AS $$
+       BEGIN
+         IF ${TREE_UNLOCKED} THEN PERFORM ${lockTreeShared('NEW.group_id')}; END IF;
+         UPDATE tag_matches SET entity_type_id = NEW.entity_type_id, archived = NEW.archived, name = NEW.name
+         WHERE entity_id = NEW.id;
+         RETURN NULL;
+       END
+       $$`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "entities_tag_matches_after_update" AFTER UPDATE OF name, archived, entity_type_id ON "entities"
+       FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.archived IS DISTINCT FROM NEW.archived
+                          OR OLD.entity_type_id IS DISTINCT FROM NEW.entity_type_id)
+       EXECUTE FUNCTION tag_matches_after_entity_update()`,
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TRIGGER "entities_tag_matches_after_update" ON "entities"`);
+    await queryRunner.query(`DROP FUNCTION "tag_matches_after_entity_update"()`);
+    await queryRunner.query(`DROP TRIGGER "tags_matches_after_move" ON "tags"`);
+    await queryRunner.query(`DROP FUNCTION "tag_matches_after_tag_move"()`);
+    for (const event of ['insert', 'delete']) {
+      await queryRunner.query(`DROP TRIGGER "entity_tags_matches_after_${event}" ON "entity_tags"`);
+    }
+    await queryRunner.query(`DROP FUNCTION "tag_matches_after_link_change"()`);
+    await queryRunner.query(`DROP FUNCTION "tag_matches_refresh"(uuid[])`);
+    await queryRunner.query(`DROP TABLE "tag_matches"`);
+  }
+}
