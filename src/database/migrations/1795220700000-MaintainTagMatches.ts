@@ -31,23 +31,25 @@ const lockTreeShared = (group: string): string =>
  * tag, gathering its links and looking up every matching entity.
  *
  * The database keeps it in the transaction of every change:
- * - a change of links (`entity_tags`) recomputes the match set of the entities concerned from
- *   their links and the tag tree as they now are, so every way a link goes (a tag deleted, an
- *   entity deleted, a group deleted) leaves exact rows;
+ * - new links (`entity_tags`) add their tags and those tags' ancestors to their entities' sets;
+ * - removed links recompute the match set of the entities concerned from their links and the
+ *   tag tree as they now are, so every way a link goes (a tag deleted, an entity deleted, a
+ *   group deleted) leaves exact rows;
  * - a tag moved to another parent recomputes the match set of every entity it matches;
  * - a rename, an archiving or a change of type of an entity is copied to its rows.
  *
  * Concurrency: whoever changes a group's tags takes the group's "tag tree" advisory lock
  * exclusively first (TagRepository.lockGroup); every other writer of the match sets (a change of
- * links, a rename, an archiving) takes it shared before it touches them, after the rows of its
- * entities, which it locks in id order as every change of an entity does. So:
+ * links, a rename, an archiving) takes it shared before it touches them. A recomputation after
+ * removed links first locks the rows of its entities, in id order as every change of an entity
+ * does. So:
  * - two recomputations of one entity run one after the other, the second seeing what the first
  *   committed;
- * - a recomputation never reads a tag tree that someone is changing, and a tag is moved or
- *   deleted only when no recomputation is under way; the tag's own recomputation then runs with
- *   the tree locked, without waiting for any entity's row (the match sets have no foreign key
- *   to the entities for that reason: a link's removal recomputes them, which is how a deleted
- *   entity's rows go), and those who changed links meanwhile recompute after it, seeing it.
+ * - the match sets are never read from a tag tree that someone is changing, and a tag is moved
+ *   or deleted only when no other writer is under way; the tag's own recomputation then runs
+ *   with the tree locked, without waiting for any entity's row (the match sets have no foreign
+ *   key to the entities for that reason: a link's removal recomputes them, which is how a
+ *   deleted entity's rows go), and those who changed links meanwhile write after it, seeing it.
  * Nothing here locks the group row that creates hold.
  */
 export class MaintainTagMatches1795220700000 implements MigrationInterface {
@@ -104,8 +106,40 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
        END
        $$`,
     );
+    // New links only add matches, whatever else happens meanwhile (a concurrent removal's
+    // recomputation cannot see them, and an insertion waits for a row being deleted), so the
+    // upkeep of an insertion walks the new links' tags up and adds what is missing.
     await queryRunner.query(
-      `CREATE FUNCTION "tag_matches_after_link_change"() RETURNS trigger
+      `CREATE FUNCTION "tag_matches_after_link_insert"() RETURNS trigger
+       LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NOT EXISTS (SELECT 1 FROM changed_links) THEN RETURN NULL; END IF;
+         IF ${TREE_UNLOCKED} THEN
+           PERFORM ${lockTreeShared('g.group_id')}
+             FROM (SELECT DISTINCT t.group_id FROM changed_links l JOIN tags t ON t.id = l.tag_id ORDER BY 1) g;
+         END IF;
+         WITH RECURSIVE up(entity_id, tag_id, depth) AS (
+           SELECT entity_id, tag_id, 0 FROM changed_links
+           UNION
+           SELECT u.entity_id, t.parent_id, u.depth + 1 FROM up u JOIN tags t ON t.id = u.tag_id
+           WHERE t.parent_id IS NOT NULL AND u.depth < 1000
+         )
+         INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
+         SELECT DISTINCT up.entity_id, up.tag_id, e.entity_type_id, e.archived, e.name
+         FROM up JOIN entities e ON e.id = up.entity_id
+         ORDER BY 1, 2
+         ON CONFLICT (entity_id, tag_id) DO NOTHING;
+         RETURN NULL;
+       END
+       $$`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER "entity_tags_matches_after_insert" AFTER INSERT ON "entity_tags"
+       REFERENCING NEW TABLE AS changed_links FOR EACH STATEMENT
+       EXECUTE FUNCTION tag_matches_after_link_insert()`,
+    );
+    await queryRunner.query(
+      `CREATE FUNCTION "tag_matches_after_link_delete"() RETURNS trigger
        LANGUAGE plpgsql AS $$
        BEGIN
          PERFORM tag_matches_refresh(ARRAY(SELECT DISTINCT entity_id FROM changed_links));
@@ -113,16 +147,11 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
        END
        $$`,
     );
-    for (const [event, side] of [
-      ['insert', 'NEW'],
-      ['delete', 'OLD'],
-    ] as const) {
-      await queryRunner.query(
-        `CREATE TRIGGER "entity_tags_matches_after_${event}" AFTER ${event.toUpperCase()} ON "entity_tags"
-         REFERENCING ${side} TABLE AS changed_links FOR EACH STATEMENT
-         EXECUTE FUNCTION tag_matches_after_link_change()`,
-      );
-    }
+    await queryRunner.query(
+      `CREATE TRIGGER "entity_tags_matches_after_delete" AFTER DELETE ON "entity_tags"
+       REFERENCING OLD TABLE AS changed_links FOR EACH STATEMENT
+       EXECUTE FUNCTION tag_matches_after_link_delete()`,
+    );
     await queryRunner.query(
       `CREATE FUNCTION "tag_matches_after_tag_move"() RETURNS trigger
        LANGUAGE plpgsql AS $$
@@ -163,8 +192,8 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
     await queryRunner.query(`DROP FUNCTION "tag_matches_after_tag_move"()`);
     for (const event of ['insert', 'delete']) {
       await queryRunner.query(`DROP TRIGGER "entity_tags_matches_after_${event}" ON "entity_tags"`);
+      await queryRunner.query(`DROP FUNCTION "tag_matches_after_link_${event}"()`);
     }
-    await queryRunner.query(`DROP FUNCTION "tag_matches_after_link_change"()`);
     await queryRunner.query(`DROP FUNCTION "tag_matches_refresh"(uuid[])`);
     await queryRunner.query(`DROP TABLE "tag_matches"`);
   }
