@@ -16,10 +16,10 @@ export interface EntityFilter {
   params: unknown[];
   /**
    * For a list narrowed by nothing but kind, archived and at most one tag, what is kept for it:
-   * its total as an SQL expression (unfiltered, a sum of maintained counts; by a tag, a count of
-   * the tag's kept matches from their index alone) and, with a tag, `tagWalk`, the condition on
-   * those matches (`tag_matches m`) that lets a page in name order walk their index. Absent when
-   * other filters narrow the list, whose matches are then gathered and counted.
+   * its total as an SQL expression over maintained counts (the group's, or the tag's) and, with
+   * a tag, `tagWalk`, the condition on the tag's kept matches (`tag_matches m`) that lets a page
+   * in name order walk their index. Absent when other filters narrow the list, whose matches are
+   * then gathered and counted.
    */
   kept?: { total: string; tagWalk?: string };
 }
@@ -35,10 +35,20 @@ const groupTotal = (kind: string, includeArchived: boolean): string =>
     WHERE c.group_id = $1 AND ${kind}${includeArchived ? '' : ' AND NOT c.archived'})`;
 
 /**
+ * How many entities of group `$1` of one kind the tag `tag` (a parameter) matches, carrying it
+ * or one of its descendants: a sum of the maintained counts (tag_match_counts); 0 for a tag of
+ * another group.
+ */
+const tagTotal = (tag: string, kind: string, includeArchived: boolean): string =>
+  `(SELECT coalesce(sum(c.entities), 0)::int FROM tag_match_counts c
+    JOIN entity_types t ON t.id = c.entity_type_id JOIN tags g ON g.id = c.tag_id
+    WHERE c.tag_id = ${tag}::uuid AND g.group_id = $1 AND ${kind}${includeArchived ? '' : ' AND NOT c.archived'})`;
+
+/**
  * The kept matches `m` of tag `tag` in group `$1` (those carrying it or one of its descendants)
  * of one kind, archived ones included or not; the kind is read from the matches' own type
- * column, so neither a walk of them nor their count needs a join, and both read their index
- * alone. A tag of another group has none.
+ * column, so a walk of them needs no join and reads their index alone. A tag of another group
+ * has none.
  */
 const tagMatches = (tag: string, kind: string, includeArchived: boolean): string =>
   `m.tag_id = ${tag}::uuid
@@ -119,10 +129,9 @@ export function buildEntityFilter(groupId: string, query: ListEntitiesQueryDto):
     return { where, params, kept: { total: groupTotal(kind, includeArchived) } };
   }
   if (clauses.length === unfiltered + 1 && tags && tagIds.length === 1 && !query.negateTags) {
-    const matches = tagMatches(tags, kind, includeArchived);
     const kept = {
-      total: `(SELECT count(*)::int FROM tag_matches m WHERE ${matches})`,
-      tagWalk: matches,
+      total: tagTotal(tags, kind, includeArchived),
+      tagWalk: tagMatches(tags, kind, includeArchived),
     };
     return { where, params, kept };
   }

@@ -89,11 +89,12 @@ const ORDER_COLUMNS = 'e.id, e.parent_id, e.name, e.created_at, e.updated_at, e.
  * page (a null limit: all), with the total before paging on every row and one row even for an
  * empty page.
  *
- * A list narrowed by nothing but kind, archived and at most one tag reads its total from the
- * maintained counts and stops at the page: unfiltered, it walks the group's entities in `order`;
- * by one tag in name order, it walks that tag's kept matches (tag_matches) in their name-order
- * index. A narrower list gathers its matches once (each filter finds its own by index) and both
- * counts them and takes the page from them, so its cost follows its matches, not the inventory.
+ * A list narrowed by nothing but kind, archived and at most one tag takes its total from what is
+ * kept for it (`filter.kept`) and stops at the page: unfiltered, it walks the group's entities in
+ * `order`; by one tag in name order, it walks that tag's kept matches (tag_matches) in their
+ * name-order index. A narrower list gathers its matches once (each filter finds its own by index)
+ * and both counts them and takes the page from them, so its cost follows its matches, not the
+ * inventory.
  */
 export const pageOfViews = (
   filter: Pick<EntityFilter, 'where' | 'kept'>,

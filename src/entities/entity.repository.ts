@@ -3,6 +3,7 @@ import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { wouldCycle } from '../database/hierarchy.sql.js';
 import { OwnedRepository } from '../database/owned.js';
+import { tagTreeLock } from '../tags/tag-tree-lock.js';
 import type { EntityFilter } from './entity-filter.js';
 import { EntityFieldRecord } from './entity-field.record.js';
 import type { EntityViewRow } from './entity.mapper.js';
@@ -624,7 +625,6 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     return row;
   }
 
-  /** Runs a statement that answers one row with a `count`. */
   /**
    * Keeps the group's tag tree as it is until the unit of work ends: takes the group's "tag tree"
    * lock shared (TagRepository.lockGroup takes it exclusive). Taken before links are removed,
@@ -633,9 +633,10 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
    * unit of work holds while this one waits on the deletion.
    */
   private keepTagTree(groupId: string): Promise<void> {
-    return advisoryLock(this.db, `tag tree ${groupId}`, 'shared');
+    return advisoryLock(this.db, tagTreeLock(groupId), 'shared');
   }
 
+  /** Runs a statement that answers one row with a `count`. */
   private async countFrom(sql: string, params: unknown[]): Promise<number> {
     const [row] = await this.db.query<{ count: number }>(sql, params);
     return row.count;

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
 import { OwnedRepository } from '../database/owned.js';
 import { DELETE_ALL_OF_GROUP, PLACEMENT } from './tag.sql.js';
-import { advisoryLock } from '../database/advisory-lock.js';
+import { tagTreeLock } from './tag-tree-lock.js';
 import { TagRecord } from './tag.record.js';
 import type { BackupTagRow } from '../collection-backups/backup-format.js';
 import { BACKUP_TAGS, COUNT_TAGS, RESTORE_TAG_PARENTS, RESTORE_TAGS } from './tag-backup.sql.js';
@@ -66,7 +67,7 @@ export class TagRepository extends OwnedRepository<TagRecord> {
    * reference the tags meanwhile.
    */
   async lockGroup(groupId: string): Promise<void> {
-    await advisoryLock(this.db, `tag tree ${groupId}`);
+    await advisoryLock(this.db, tagTreeLock(groupId));
     await this.db.query(`SELECT set_config('trove.tag_tree_locked', $1, true)`, [groupId]);
   }
 

@@ -59,6 +59,7 @@ describe('migrations', () => {
       'reminder_runs',
       'server_secrets',
       'stock_alerts',
+      'tag_match_counts',
       'tag_matches',
       'tag_values',
       'tags',

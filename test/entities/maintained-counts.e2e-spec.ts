@@ -142,8 +142,8 @@ describe('maintained entity counts and sums', () => {
 
   /**
    * The kept match set of every tag (the entities carrying it or one of its descendants, with
-   * their type, archived state and name) against a fresh walk of the links and the tag tree;
-   * and every tag's filtered list, total and first page, against a fresh query.
+   * their type, archived state and name) and its counts against a fresh walk of the links and
+   * the tag tree; and every tag's filtered list, total and first page, against a fresh query.
    */
   const expectTagMatchesExact = async (session: Session) => {
     expect(
@@ -153,6 +153,20 @@ describe('maintained entity counts and sums', () => {
         [session.groupId],
       ),
     ).toEqual(await trove.query(`${FRESH_TAG_MATCHES} ORDER BY 1, 2`, [session.groupId]));
+    expect(
+      await trove.query(
+        `SELECT c.tag_id, c.entity_type_id, c.archived, sum(c.entities)::int AS entities
+         FROM tag_match_counts c JOIN tags g ON g.id = c.tag_id WHERE g.group_id = $1
+         GROUP BY 1, 2, 3 HAVING sum(c.entities) <> 0 ORDER BY 1, 2, 3`,
+        [session.groupId],
+      ),
+    ).toEqual(
+      await trove.query(
+        `SELECT tag_id, entity_type_id, archived, count(*)::int AS entities
+         FROM (${FRESH_TAG_MATCHES}) m GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [session.groupId],
+      ),
+    );
     const tags = await trove.query<{ id: string }>(
       'SELECT id FROM tags WHERE group_id = $1 ORDER BY id',
       [session.groupId],
@@ -235,6 +249,15 @@ describe('maintained entity counts and sums', () => {
     expect(await maintained(owner)).toEqual(await counted(owner));
     await expectSumsExact(owner);
     await expectTagMatchesExact(owner);
+    // A tag's counts are rows of changes that writers fold once there are more than 32: the
+    // 240 links above left a few per tag, not one per write.
+    const [crowded] = await trove.query<{ rows: number }>(
+      `SELECT max(n)::int AS rows FROM (SELECT count(*) AS n FROM tag_match_counts WHERE tag_id = ANY($1)
+       GROUP BY tag_id) c`,
+      [tags],
+    );
+    expect(crowded.rows).toBeGreaterThan(0);
+    expect(crowded.rows).toBeLessThanOrEqual(40);
 
     const responses = await Promise.all([
       ...Array.from({ length: 60 }, (_, k) =>
@@ -427,6 +450,9 @@ describe('maintained entity counts and sums', () => {
     // A deleted tag's matches go with it; its parent keeps only what is still below.
     await send('delete', `/api/v1/tags/${aside}`).expect(204);
     expect(await trove.query('SELECT * FROM tag_matches WHERE tag_id = $1', [aside])).toEqual([]);
+    expect(await trove.query('SELECT * FROM tag_match_counts WHERE tag_id = $1', [aside])).toEqual(
+      [],
+    );
     await expectTagMatchesExact(owner);
   });
 

@@ -23,20 +23,36 @@ const TREE_UNLOCKED = `coalesce(current_setting('trove.tag_tree_locked', true), 
 const lockTreeShared = (group: string): string =>
   `pg_advisory_xact_lock_shared(hashtextextended('tag tree ' || ${group}, 0))`;
 
+/** The transition tables each counted event on `tag_matches` sees. */
+const COUNTED_SIDES = {
+  insert: ['new'],
+  update: ['old', 'new'],
+  delete: ['old'],
+} as const;
+
+/** How many count rows a tag may gather before the next writer folds them into one per key. */
+const COUNT_ROWS_KEPT = 32;
+
 /**
  * `tag_matches`: for every tag, the entities a list filtered by it shows (those carrying the tag
  * or one of its descendants), each with copies of its type, archived state and name, which the
- * list filters and orders by. A list filtered by one tag then walks one index in name order and
- * stops at the page, and counts its exact total from that index alone, instead of expanding the
- * tag, gathering its links and looking up every matching entity.
+ * list filters and orders by; `tag_match_counts`: how many there are per tag, type and archived
+ * state. A list filtered by one tag then walks one index in name order and stops at the page,
+ * and reads its exact total from a few rows, as the unfiltered list does, instead of expanding
+ * the tag, gathering its links and looking up every matching entity.
  *
- * The database keeps it in the transaction of every change:
+ * The database keeps both in the transaction of every change:
  * - new links (`entity_tags`) add their tags and those tags' ancestors to their entities' sets;
  * - removed links recompute the match set of the entities concerned from their links and the
  *   tag tree as they now are, so every way a link goes (a tag deleted, an entity deleted, a
  *   group deleted) leaves exact rows;
  * - a tag moved to another parent recomputes the match set of every entity it matches;
- * - a rename, an archiving or a change of type of an entity is copied to its rows.
+ * - a rename, an archiving or a change of type of an entity is copied to its rows;
+ * - the counts follow the rows of `tag_matches` themselves (statement triggers). They are kept
+ *   as rows of changes that are only ever added, never updated, so writers of the same tag
+ *   never wait on each other's counts: a tag's total is the sum of its rows, and once a tag has
+ *   more than COUNT_ROWS_KEPT of them, the next writer that gets the tag's advisory lock without
+ *   waiting folds them into one per type and archived state.
  *
  * Concurrency: whoever changes a group's tags takes the group's "tag tree" advisory lock
  * exclusively first (TagRepository.lockGroup); every other writer of the match sets (a change of
@@ -80,6 +96,21 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
       `CREATE INDEX "tag_matches_name_order_idx" ON "tag_matches"
        (tag_id, lower(name COLLATE "C"), (name COLLATE "C"), entity_id)
        INCLUDE (entity_type_id, archived)`,
+    );
+
+    await queryRunner.query(
+      `CREATE TABLE "tag_match_counts" ("tag_id" uuid NOT NULL, "entity_type_id" uuid NOT NULL, "archived" boolean NOT NULL, "entities" bigint NOT NULL)`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "tag_match_counts" ADD CONSTRAINT "tag_match_counts_tag_id_fkey" FOREIGN KEY ("tag_id") REFERENCES "tags"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "tag_match_counts_tag_id_idx" ON "tag_match_counts" ("tag_id")`,
+    );
+    await queryRunner.query(
+      `INSERT INTO tag_match_counts (tag_id, entity_type_id, archived, entities)
+       SELECT tag_id, entity_type_id, archived, count(*) FROM tag_matches
+       GROUP BY tag_id, entity_type_id, archived`,
     );
 
     await queryRunner.query(
@@ -183,9 +214,57 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
                           OR OLD.entity_type_id IS DISTINCT FROM NEW.entity_type_id)
        EXECUTE FUNCTION tag_matches_after_entity_update()`,
     );
+
+    for (const [event, sides] of Object.entries(COUNTED_SIDES)) {
+      const rows = sides
+        .map(
+          (side) =>
+            `SELECT tag_id, entity_type_id, archived, ${side === 'old' ? -1 : 1} AS n FROM ${side}_matches`,
+        )
+        .join(' UNION ALL ');
+      await queryRunner.query(
+        `CREATE FUNCTION "tag_match_counts_after_${event}"() RETURNS trigger
+         LANGUAGE plpgsql AS $$
+         DECLARE crowded uuid;
+         BEGIN
+           INSERT INTO tag_match_counts (tag_id, entity_type_id, archived, entities)
+           SELECT c.tag_id, c.entity_type_id, c.archived, sum(c.n) FROM (${rows}) c
+           WHERE EXISTS (SELECT 1 FROM tags t WHERE t.id = c.tag_id)
+           GROUP BY c.tag_id, c.entity_type_id, c.archived HAVING sum(c.n) <> 0;
+           FOR crowded IN
+             SELECT k.tag_id FROM tag_match_counts k
+             WHERE k.tag_id IN (SELECT c.tag_id FROM (${rows}) c)
+             GROUP BY k.tag_id HAVING count(*) > ${COUNT_ROWS_KEPT}
+           LOOP
+             CONTINUE WHEN NOT pg_try_advisory_xact_lock(hashtextextended('tag match counts ' || crowded, 0));
+             WITH gone AS (
+               DELETE FROM tag_match_counts WHERE tag_id = crowded
+               RETURNING entity_type_id, archived, entities
+             )
+             INSERT INTO tag_match_counts (tag_id, entity_type_id, archived, entities)
+             SELECT crowded, entity_type_id, archived, sum(entities) FROM gone
+             GROUP BY entity_type_id, archived HAVING sum(entities) <> 0;
+           END LOOP;
+           RETURN NULL;
+         END
+         $$`,
+      );
+      const referencing = sides
+        .map((side) => `${side.toUpperCase()} TABLE AS ${side}_matches`)
+        .join(' ');
+      await queryRunner.query(
+        `CREATE TRIGGER "tag_matches_counts_after_${event}" AFTER ${event.toUpperCase()} ON "tag_matches"
+         REFERENCING ${referencing} FOR EACH STATEMENT
+         EXECUTE FUNCTION tag_match_counts_after_${event}()`,
+      );
+    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    for (const event of Object.keys(COUNTED_SIDES)) {
+      await queryRunner.query(`DROP TRIGGER "tag_matches_counts_after_${event}" ON "tag_matches"`);
+      await queryRunner.query(`DROP FUNCTION "tag_match_counts_after_${event}"()`);
+    }
     await queryRunner.query(`DROP TRIGGER "entities_tag_matches_after_update" ON "entities"`);
     await queryRunner.query(`DROP FUNCTION "tag_matches_after_entity_update"()`);
     await queryRunner.query(`DROP TRIGGER "tags_matches_after_move" ON "tags"`);
@@ -195,6 +274,7 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
       await queryRunner.query(`DROP FUNCTION "tag_matches_after_link_${event}"()`);
     }
     await queryRunner.query(`DROP FUNCTION "tag_matches_refresh"(uuid[])`);
+    await queryRunner.query(`DROP TABLE "tag_match_counts"`);
     await queryRunner.query(`DROP TABLE "tag_matches"`);
   }
 }
