@@ -1,17 +1,23 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `(entity_id, tag_id)` for every tag the entities `of_entities` carry and every ancestor of those
- * tags: the match set as it should be. A CTE body for `WITH RECURSIVE`; the walk up stops at a
- * thousand levels should a stored tree ever hold a cycle.
+ * `up(entity_id, tag_id, depth)`: the links `links` (rows with `entity_id` and `tag_id`) and,
+ * for each, every ancestor of its tag: the matches those links make. A CTE for `WITH RECURSIVE`;
+ * the walk stops at a thousand levels should a stored tree ever hold a cycle.
  */
-const WANTED = `up(entity_id, tag_id, depth) AS (
-    SELECT et.entity_id, et.tag_id, 0 FROM entity_tags et WHERE et.entity_id = ANY(of_entities)
+const walkUp = (links: string): string => `up(entity_id, tag_id, depth) AS (
+    SELECT entity_id, tag_id, 0 FROM ${links}
     UNION
     SELECT u.entity_id, t.parent_id, u.depth + 1 FROM up u JOIN tags t ON t.id = u.tag_id
     WHERE t.parent_id IS NOT NULL AND u.depth < 1000
-  ),
-  wanted AS (SELECT DISTINCT entity_id, tag_id FROM up)`;
+  )`;
+
+/** Adds the matches `up` (walkUp) with their entities' copies to the match sets. */
+const ADD_WALKED = `INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
+  SELECT DISTINCT up.entity_id, up.tag_id, e.entity_type_id, e.archived, e.name
+  FROM up JOIN entities e ON e.id = up.entity_id
+  ORDER BY 1, 2
+  ON CONFLICT (entity_id, tag_id) DO NOTHING`;
 
 /**
  * Whether this transaction has not taken the tag tree lock of its group exclusively: whoever
@@ -78,17 +84,7 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "tag_matches" ADD CONSTRAINT "tag_matches_tag_id_fkey" FOREIGN KEY ("tag_id") REFERENCES "tags"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
-    await queryRunner.query(
-      `WITH RECURSIVE up(entity_id, tag_id, depth) AS (
-         SELECT entity_id, tag_id, 0 FROM entity_tags
-         UNION
-         SELECT u.entity_id, t.parent_id, u.depth + 1 FROM up u JOIN tags t ON t.id = u.tag_id
-         WHERE t.parent_id IS NOT NULL AND u.depth < 1000
-       )
-       INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
-       SELECT DISTINCT up.entity_id, up.tag_id, e.entity_type_id, e.archived, e.name
-       FROM up JOIN entities e ON e.id = up.entity_id`,
-    );
+    await queryRunner.query(`WITH RECURSIVE ${walkUp('entity_tags')} ${ADD_WALKED}`);
     // The walk of a filtered list: one tag's matches in the one name order (nameOrder in
     // src/database/name-order.ts; the expressions must stay identical to it), with what the
     // filter needs besides, so the walk reads the index alone.
@@ -123,17 +119,13 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
            PERFORM ${lockTreeShared('g.group_id')}
              FROM (SELECT DISTINCT e.group_id FROM entities e WHERE e.id = ANY(of_entities) ORDER BY 1) g;
          END IF;
-         WITH RECURSIVE ${WANTED},
+         WITH RECURSIVE ${walkUp('(SELECT entity_id, tag_id FROM entity_tags WHERE entity_id = ANY(of_entities)) links')},
+         wanted AS (SELECT DISTINCT entity_id, tag_id FROM up),
          removed AS (
            DELETE FROM tag_matches m WHERE m.entity_id = ANY(of_entities)
              AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.entity_id = m.entity_id AND w.tag_id = m.tag_id)
          )
-         INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
-         SELECT w.entity_id, w.tag_id, e.entity_type_id, e.archived, e.name
-         FROM wanted w JOIN entities e ON e.id = w.entity_id
-         WHERE NOT EXISTS (SELECT 1 FROM tag_matches m WHERE m.entity_id = w.entity_id AND m.tag_id = w.tag_id)
-         ORDER BY 1, 2
-         ON CONFLICT (entity_id, tag_id) DO NOTHING;
+         ${ADD_WALKED};
        END
        $$`,
     );
@@ -149,17 +141,7 @@ export class MaintainTagMatches1795220700000 implements MigrationInterface {
            PERFORM ${lockTreeShared('g.group_id')}
              FROM (SELECT DISTINCT t.group_id FROM changed_links l JOIN tags t ON t.id = l.tag_id ORDER BY 1) g;
          END IF;
-         WITH RECURSIVE up(entity_id, tag_id, depth) AS (
-           SELECT entity_id, tag_id, 0 FROM changed_links
-           UNION
-           SELECT u.entity_id, t.parent_id, u.depth + 1 FROM up u JOIN tags t ON t.id = u.tag_id
-           WHERE t.parent_id IS NOT NULL AND u.depth < 1000
-         )
-         INSERT INTO tag_matches (entity_id, tag_id, entity_type_id, archived, name)
-         SELECT DISTINCT up.entity_id, up.tag_id, e.entity_type_id, e.archived, e.name
-         FROM up JOIN entities e ON e.id = up.entity_id
-         ORDER BY 1, 2
-         ON CONFLICT (entity_id, tag_id) DO NOTHING;
+         WITH RECURSIVE ${walkUp('changed_links')} ${ADD_WALKED};
          RETURN NULL;
        END
        $$`,
