@@ -150,6 +150,28 @@ describe('GET /api/v1/entities', () => {
     ]);
   });
 
+  it('pages a tag filter in any order, with its whole total on every page', async () => {
+    const pages = (query: Record<string, unknown>, count: number) =>
+      Promise.all(
+        Array.from({ length: count }, (_, k) => list({ ...query, pageSize: 1, page: k + 1 })),
+      );
+    const oneTag = await pages({ tags: ids.powerTools, orderBy: 'assetId' }, 2);
+    expect(oneTag.map((answer) => answer.total)).toEqual([1, 1]);
+    expect(oneTag.map((answer) => answer.items.map((item) => item.name))).toEqual([
+      ['Hammer drill'],
+      [],
+    ]);
+    for (const orderBy of ['name', 'assetId']) {
+      const twoTags = await pages({ tags: [ids.drills, ids.electronics], orderBy }, 3);
+      expect(twoTags.map((answer) => answer.total)).toEqual([2, 2, 2]);
+      expect(twoTags.map((answer) => answer.items.map((item) => item.name))).toEqual([
+        ['Hammer drill'],
+        ['Toaster'],
+        [],
+      ]);
+    }
+  });
+
   it('filters by direct parent, top level, archived, custom field, and lists locations with item counts', async () => {
     expect(await names({ parentIds: ids.kitchen })).toEqual(['Sold mixer', 'Toaster']);
     expect(await names({ parentIds: [ids.kitchen, ids.garage], includeArchived: 'true' })).toEqual([
@@ -184,7 +206,7 @@ describe('GET /api/v1/entities', () => {
     const theirs = await locationId(app.trove, stranger, 'Kitchen');
     const theirTag = await tagId(app.trove, stranger, 'Electronics');
     expect((await list({ parentIds: theirs })).items).toEqual([]);
-    expect((await list({ tags: theirTag })).items).toEqual([]);
+    expect(await list({ tags: theirTag })).toMatchObject({ total: 0, items: [] });
     expect((await list({ tags: theirTag, negateTags: 'true' })).total).toBe(5);
     await createEntity(app.trove, stranger, { name: 'Secret', parentId: theirs });
     expect((await list({ q: 'secret' })).items).toEqual([]);
