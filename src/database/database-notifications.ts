@@ -50,6 +50,8 @@ export class DatabaseNotifications implements OnApplicationShutdown {
   private failures = 0;
   private stopped = false;
   private readyWaiters: (() => void)[] = [];
+  /** The last statement sent on the listening connection, which takes one at a time. */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(@Inject(NOTIFICATIONS_DATABASE_URL) private readonly url: string) {}
 
@@ -78,7 +80,7 @@ export class DatabaseNotifications implements OnApplicationShutdown {
     this.handlers.set(channel, [handler]);
     const client = this.client;
     if (client) {
-      client.query(`LISTEN ${channel}`).then(
+      this.serially(() => client.query(`LISTEN ${channel}`)).then(
         () => {
           if (this.client === client && this.listening) this.markSubscribed([channel]);
         },
@@ -120,10 +122,10 @@ export class DatabaseNotifications implements OnApplicationShutdown {
       }
     });
     this.client = client;
-    void (async () => {
+    this.serially(async () => {
       await client.connect();
       for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
-    })().then(
+    }).then(
       () => {
         if (this.client !== client) return;
         this.listening = true;
@@ -134,6 +136,13 @@ export class DatabaseNotifications implements OnApplicationShutdown {
       },
       (error: unknown) => this.lost(error, client),
     );
+  }
+
+  /** Runs `work` once what was sent before it is done, failed or not. */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.sending.then(work, work);
+    this.sending = done.catch(() => undefined);
+    return done;
   }
 
   private markSubscribed(channels: string[]): void {
