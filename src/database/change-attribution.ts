@@ -41,6 +41,18 @@ export function attributeRequest(cls: ClsService, context: ExecutionContext): vo
   cls.set(CHANGE_ATTRIBUTION, attribution);
 }
 
+/**
+ * The values of `trove.actor` and `trove.operation` in the current context, '' for the system's.
+ * A lone statement run outside a unit of work (a create) sets them itself, as transaction-local
+ * settings of its own implicit transaction.
+ */
+export function currentAttribution(): [actor: string, operation: string] {
+  const attribution = ClsServiceManager.getClsService().get<ChangeAttribution | undefined>(
+    CHANGE_ATTRIBUTION,
+  );
+  return attribution ? [JSON.stringify(attribution.actor), attribution.operation] : ['', ''];
+}
+
 const ATTRIBUTE_TRANSACTION =
   "SELECT set_config('trove.actor', $1, true), set_config('trove.operation', $2, true)";
 
@@ -63,15 +75,8 @@ export class AttributedTransactionalAdapter extends TransactionalAdapterTypeOrm 
           return options.wrapWithTransaction(
             txOptions,
             async () => {
-              const attribution = ClsServiceManager.getClsService().get<
-                ChangeAttribution | undefined
-              >(CHANGE_ATTRIBUTION);
-              if (attribution && manager) {
-                await manager.query(ATTRIBUTE_TRANSACTION, [
-                  JSON.stringify(attribution.actor),
-                  attribution.operation,
-                ]);
-              }
+              const [actor, operation] = currentAttribution();
+              if (actor && manager) await manager.query(ATTRIBUTE_TRANSACTION, [actor, operation]);
               return (await fn()) as unknown;
             },
             (client?: EntityManager) => {

@@ -89,17 +89,6 @@ export class EntitiesService implements OnModuleInit {
    * has no item type left, to make one and try again).
    */
   async create(user: AuthUser, dto: CreateEntityDto): Promise<EntitySummaryDto> {
-    const inserted = await this.store(user, dto);
-    return this.views.summary(user.groupId, inserted.id);
-  }
-
-  /**
-   * The write of `create`, in a unit of work of its own (attributed to the caller in the
-   * entity's history) that ends before the answer is read, so that the group's row, which
-   * every create locks, is held no longer than the write.
-   */
-  @Transactional()
-  private async store(user: AuthUser, dto: CreateEntityDto): Promise<InsertedEntity> {
     const tagIds = [...new Set(dto.tagIds ?? [])];
     const values = {
       name: dto.name,
@@ -110,20 +99,34 @@ export class EntitiesService implements OnModuleInit {
       modelNumber: dto.modelNumber ?? '',
       manufacturer: dto.manufacturer ?? '',
     };
-    let inserted = await this.entities.tryInsert(user.groupId, values, tagIds);
-    if (!inserted) {
-      await this.tags.findOwnedMany(user, tagIds);
-      if (dto.entityTypeId) {
-        await this.entityTypes.findOwnedOrFail(user, dto.entityTypeId, 'entityTypeId');
-      } else {
-        await this.entityTypes.defaultType(user.groupId, false);
-      }
-      if (dto.parentId) await this.findOwned(user, dto.parentId, { field: 'parentId' });
-      inserted = await this.insert(user.groupId, values, tagIds);
+    // A unit of work by itself (attributed to the caller, with its change notice): the group's
+    // row, which every create locks, is held for that statement only.
+    const inserted =
+      (await this.entities.tryInsert(
+        user.groupId,
+        values,
+        tagIds,
+        this.changes.notice(user.groupId, 'entity.mutation'),
+      )) ?? (await this.storeChecked(user, dto, values, tagIds));
+    return this.views.summary(user.groupId, inserted.id);
+  }
+
+  /** `create` when its one statement stored nothing: which of type, parent and tags was wrong. */
+  @Transactional()
+  private async storeChecked(
+    user: AuthUser,
+    dto: CreateEntityDto,
+    values: InsertableEntity,
+    tagIds: string[],
+  ): Promise<InsertedEntity> {
+    await this.tags.findOwnedMany(user, tagIds);
+    if (dto.entityTypeId) {
+      await this.entityTypes.findOwnedOrFail(user, dto.entityTypeId, 'entityTypeId');
     } else {
-      await this.changes.publish(user.groupId, 'entity.mutation');
+      await this.entityTypes.defaultType(user.groupId, false);
     }
-    return inserted;
+    if (dto.parentId) await this.findOwned(user, dto.parentId, { field: 'parentId' });
+    return this.insert(user.groupId, values, tagIds);
   }
 
   /**
@@ -136,13 +139,17 @@ export class EntitiesService implements OnModuleInit {
     values: InsertableEntity,
     tagIds: string[] = [],
   ): Promise<InsertedEntity> {
-    const inserted = await this.entities.tryInsert(groupId, values, tagIds);
+    const inserted = await this.entities.tryInsert(
+      groupId,
+      values,
+      tagIds,
+      this.changes.notice(groupId, 'entity.mutation'),
+    );
     if (!inserted) {
       throw new ConflictException(
         'the entity’s type, parent or tags changed while it was being stored; try again',
       );
     }
-    await this.changes.publish(groupId, 'entity.mutation');
     return inserted;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../database/advisory-lock.js';
+import { currentAttribution } from '../database/change-attribution.js';
 import { Database } from '../database/database.js';
 import { wouldCycle } from '../database/hierarchy.sql.js';
 import { OwnedRepository } from '../database/owned.js';
@@ -164,13 +165,16 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   /**
    * Inserts an entity with the next asset id of the group, and its tags, in one prepared
    * statement, if its type (null: the group's oldest item type), parent and tags are all of the
-   * group; undefined when one is not. `entity_next_asset_id` locks the group row until the unit
-   * of work ends (at once outside one), so concurrent inserts never share an asset id.
+   * group; undefined when one is not. The statement attributes the change to the context's
+   * caller and sends `notice` when it stores the entity, so outside a unit of work it is one
+   * by itself. `entity_next_asset_id` locks the group row until the unit of work ends (at
+   * once outside one), so concurrent inserts never share an asset id.
    */
   async tryInsert(
     groupId: string,
     values: InsertableEntity,
     tagIds: string[],
+    notice: { channel: string; payload: string },
   ): Promise<InsertedEntity | undefined> {
     const metadata = this.db.manager.connection.getMetadata(EntityRecord);
     const params: unknown[] = [
@@ -178,6 +182,9 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
       [...new Set(tagIds)],
       values.entityTypeId,
       values.parentId ?? null,
+      ...currentAttribution(),
+      notice.channel,
+      notice.payload,
     ];
     const columns: string[] = [];
     const placeholders: string[] = [];

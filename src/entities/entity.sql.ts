@@ -5,13 +5,22 @@ import { nameOrder } from '../database/name-order.js';
  * Inserts an entity of group `$1` with the next asset id of the group and its tags `$2`, in one
  * statement, if its type `$3` (null: the group's oldest item type), parent `$4` (null: none)
  * and tags are all of the group; no row when one is not. `columns` and `placeholders` are the
- * further columns and their parameters (`, "name"` and `, $5`, ...).
+ * further columns and their parameters (`, "name"` and `, $9`, ...).
+ *
+ * The statement is a whole unit of work when run by itself: it sets who makes the change and
+ * through which operation (`$5`, `$6`, read by the history triggers at its end; see
+ * change-attribution.ts), and sends the change notice `pg_notify($7, $8)` when it stores the
+ * entity (delivered at commit). So a create locks its group's row (`entity_next_asset_id`) for
+ * the statement only, not for a round trip to a COMMIT.
  */
-export const insertEntity = (columns: string, placeholders: string): string => `WITH created AS (
+export const insertEntity = (columns: string, placeholders: string): string => `WITH attributed AS (
+         SELECT set_config('trove.actor', $5, true) AS actor,
+                set_config('trove.operation', $6, true) AS operation
+       ), created AS (
          INSERT INTO entities (group_id, asset_id, entity_type_id${columns})
          SELECT $1, entity_next_asset_id($1), t.id${placeholders}
-         FROM entity_types t
-         WHERE t.group_id = $1
+         FROM entity_types t, attributed
+         WHERE t.group_id = $1 AND attributed.actor IS NOT NULL
            AND t.id = coalesce($3::uuid, (SELECT d.id FROM entity_types d
                                           WHERE d.group_id = $1 AND NOT d.is_location
                                           ORDER BY d.created_at, d.id LIMIT 1))
@@ -23,7 +32,7 @@ export const insertEntity = (columns: string, placeholders: string): string => `
          INSERT INTO entity_tags (entity_id, tag_id)
          SELECT created.id, tag FROM created, unnest($2::uuid[]) AS tag
        )
-       SELECT id, asset_id, created_at FROM created`;
+       SELECT id, asset_id, created_at, pg_notify($7, $8) FROM created`;
 
 /** The ids of the entities of group `$1` with asset id `$2`, by name. */
 export const IDS_BY_ASSET_ID = `SELECT e.id FROM entities e WHERE e.group_id = $1 AND e.asset_id = $2

@@ -24,6 +24,14 @@ export class ChangeEvents {
     private readonly notifications: DatabaseNotifications,
   ) {}
 
+  /**
+   * The channel and payload of a notice, for a statement that sends it itself
+   * (`pg_notify(channel, payload)`), in the same transaction as the change it announces.
+   */
+  notice(groupId: string, event: ChangeEvent): { channel: string; payload: string } {
+    return { channel: CHANGES_CHANNEL, payload: encodeChangeNotice({ groupId, event }) };
+  }
+
   async publish(groupId: string, event: ChangeEvent): Promise<void> {
     const send = this.db.query('SELECT pg_notify($1, $2)', [
       CHANGES_CHANNEL,
