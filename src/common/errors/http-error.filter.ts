@@ -9,6 +9,7 @@ import {
 import type { Request, Response } from 'express';
 import { databaseOutage } from '../../database/database-availability.js';
 import { mapDatabaseError } from '../../database/database-errors.js';
+import type { IdentifiedRequest } from '../logging/request-logging.js';
 import type {
   ErrorResponseDto,
   FileProblemsResponseDto,
@@ -97,7 +98,7 @@ export class HttpErrorFilter implements ExceptionFilter {
         retryAfterSeconds: database.retryAfterSeconds,
       };
     }
-    const requestId = `${request.id as string}`;
+    const requestId = (request as Request & Partial<IdentifiedRequest>).id ?? 'unknown';
     this.logger.error(
       `unhandled error in ${request.method} ${request.path} (request ${requestId})`,
       exception instanceof Error ? exception.stack : String(exception),
