@@ -9,6 +9,7 @@ import { CheckoutsModule } from '../checkouts/checkouts.module.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
+import { GroupsModule } from '../groups/groups.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
 import { StockModule } from '../stock/stock.module.js';
@@ -35,6 +36,7 @@ import { GroupExportsService } from './group-exports.service.js';
     CheckoutsModule,
     EntitiesModule,
     EntityTypesModule,
+    GroupsModule,
     MaintenanceModule,
     NotifiersModule,
     StockModule,

@@ -3,6 +3,7 @@ import { isUUID } from 'class-validator';
 import { Database } from '../database/database.js';
 import type { GroupExportKind, GroupExportStatus } from './group-export-status.js';
 import {
+  ARTIFACTS_OF_GROUP,
   COMPLETE_JOB,
   DELETE_JOB,
   DELETE_JOBS,
@@ -105,6 +106,11 @@ export class GroupExportRepository {
   async fail(id: string, attempt: string, error: string): Promise<GroupExportRow | null> {
     const [row] = await this.db.rows<GroupExportRow>(FAIL_JOB, [id, error, attempt]);
     return row ?? null;
+  }
+
+  async artifactKeysOfGroup(groupId: string): Promise<string[]> {
+    const rows = await this.db.rows<{ artifactKey: string }>(ARTIFACTS_OF_GROUP, [groupId]);
+    return rows.map((row) => row.artifactKey);
   }
 
   stale(before: Date, limit: number): Promise<GroupExportRow[]> {

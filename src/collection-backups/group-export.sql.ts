@@ -50,5 +50,9 @@ export const STALE_JOBS = `SELECT ${COLUMNS} FROM group_exports WHERE created_at
 /** Deletes the jobs `$1`. */
 export const DELETE_JOBS = 'DELETE FROM group_exports WHERE id = ANY($1::uuid[])';
 
+/** The stored zips of group `$1`'s jobs. */
+export const ARTIFACTS_OF_GROUP = `SELECT artifact_key AS "artifactKey" FROM group_exports
+  WHERE group_id = $1 AND artifact_key IS NOT NULL`;
+
 /** First statement of a unit of work that reads one consistent snapshot. */
 export const SNAPSHOT = 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY';

@@ -20,6 +20,7 @@ import type { StagedUpload } from '../attachments/upload/staged-upload.engine.js
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { ChangeEvents } from '../events/change-events.service.js';
+import { GroupsService } from '../groups/groups.service.js';
 import { JobQueue, type JobAttempt } from '../jobs/job-queue.js';
 import { Storage } from '../storage/storage.js';
 import { BackupFormatError, type BackupSource } from './backup-format.js';
@@ -76,9 +77,17 @@ export class GroupExportsService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly changes: ChangeEvents,
     private readonly config: ConfigService<TroveConfig, true>,
+    private readonly groups: GroupsService,
   ) {}
 
   onModuleInit(): void {
+    // A deleted group's jobs go with it (cascade); their zips are deleted after it.
+    this.groups.keepFilesOf({
+      keysOf: (groupId) => this.exports.artifactKeysOfGroup(groupId),
+      release: async (keys) => {
+        for (const key of keys) await this.deleteArtifact(key);
+      },
+    });
     const expireInSeconds = this.config.get('backups', { infer: true }).jobExpirySeconds;
     this.jobs.register<BackupJob>({
       name: EXPORT_JOB,

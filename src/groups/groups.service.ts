@@ -30,6 +30,17 @@ export const GROUP_NAME_MAX_LENGTH = 255;
  * Groups and their members. Membership is where a user's role lives; the user's default group
  * always points at one of their groups (or nowhere when they have none).
  */
+/**
+ * Files a module keeps outside the database for a group (a backup's zip), which must not outlive
+ * the group: their keys are read in the deletion's unit of work, before the group's rows go, and
+ * released once it has committed.
+ */
+export interface GroupFiles {
+  keysOf(groupId: string): Promise<string[]>;
+  /** Never throws: a file that cannot be deleted is logged and stays. */
+  release(keys: string[]): Promise<void>;
+}
+
 @Injectable()
 export class GroupsService {
   constructor(
@@ -42,6 +53,14 @@ export class GroupsService {
     private readonly changes: ChangeEvents,
     private readonly verified: VerifiedCredentials,
   ) {}
+
+  /** Modules whose files outside the database go with a deleted group (see `GroupFiles`). */
+  private readonly groupFiles: GroupFiles[] = [];
+
+  /** Called by a module at start-up: its files of a group are released when the group is deleted. */
+  keepFilesOf(files: GroupFiles): void {
+    this.groupFiles.push(files);
+  }
 
   /** The row of a group, for another module's stored views (read in the unit of work). */
   async findStored(groupId: string): Promise<GroupRecord> {
@@ -127,13 +146,14 @@ export class GroupsService {
   }
 
   /**
-   * Deletes the group and everything in it, then the stored files of its attachments; refused
-   * when it is the caller's only group.
+   * Deletes the group and everything in it, then the stored files of its attachments and the
+   * other files modules keep for it (`keepFilesOf`); refused when it is the caller's only group.
    */
   async remove(user: AuthUser): Promise<void> {
-    const keys = await this.deleteGroup(user);
+    const { attachments, others } = await this.deleteGroup(user);
     await this.changes.publish(user.groupId, 'user.mutation');
-    await this.storedFiles.releaseUnused(keys);
+    await this.storedFiles.releaseUnused(attachments);
+    for (const [index, keys] of others.entries()) await this.groupFiles[index].release(keys);
   }
 
   /** Members of the group with their roles, by name (then id). */
@@ -211,18 +231,25 @@ export class GroupsService {
     await this.users.keepDefaultGroupAmong(userId, await this.groups.groupIdsOf(userId));
   }
 
-  /** Deletes the caller's group (not their only one); returns its stored files' keys. */
+  /**
+   * Deletes the caller's group (not their only one); returns the keys of its stored files, to
+   * delete once this commits.
+   */
   @Transactional()
-  private async deleteGroup(user: AuthUser): Promise<string[]> {
+  private async deleteGroup(
+    user: AuthUser,
+  ): Promise<{ attachments: string[]; others: string[][] }> {
     const memberships = await this.groups.countMembershipsOf(user.id);
     if (memberships <= 1) {
       throw new BadRequestException('cannot delete your only group; create or join another first');
     }
     const members = await this.groups.findMemberships(user.groupId);
-    const stored = await this.storedFiles.keysOfGroup(user.groupId);
+    const attachments = await this.storedFiles.keysOfGroup(user.groupId);
+    const others: string[][] = [];
+    for (const files of this.groupFiles) others.push(await files.keysOf(user.groupId));
     await this.groups.delete(user.groupId);
     for (const member of members) await this.repairDefaultGroup(member.userId);
-    return stored;
+    return { attachments, others };
   }
 
   /** The members of these memberships, by name (then id). */

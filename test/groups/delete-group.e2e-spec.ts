@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Storage } from '../../src/storage/storage.js';
+import { exportZip } from '../collection-backups/backup-helpers.js';
 import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
 import {
@@ -72,6 +74,26 @@ describe('DELETE /api/v1/groups', () => {
       });
       expect(register.status).toBe(404);
       expect(register.body).toEqual({ error: 'invitation not found' });
+    });
+
+    it('deletes the stored zips of the group’s backups once the group is gone', async () => {
+      const owner = await signUp(app.trove, { name: 'Gus' });
+      await createGroup(app.trove, owner, 'Lab');
+      const { job } = await exportZip(app.trove, owner);
+      const [{ key }] = await app.trove.query<{ key: string }>(
+        'SELECT artifact_key AS key FROM group_exports WHERE id = $1',
+        [job.id],
+      );
+      const storage = app.trove.app.get(Storage);
+      expect(key).toMatch(new RegExp(`^${owner.groupId}/exports/`));
+      expect(await storage.exists(key)).toBe(true);
+
+      await remove(owner).expect(204);
+
+      expect(await storage.exists(key)).toBe(false);
+      expect(
+        await app.trove.query('SELECT id FROM group_exports WHERE group_id = $1', [owner.groupId]),
+      ).toEqual([]);
     });
   });
 
