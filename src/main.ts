@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory.js';
 import { watchForShutdown } from './common/http/graceful-shutdown.js';
+import { InFlightHandlers } from './common/http/in-flight-handlers.js';
 import { limitHeapGrowth } from './common/runtime/heap-growth.js';
 import { createLogger } from './common/logging/logger.js';
 import { ConfigurationError } from './config/env.js';
@@ -70,9 +71,14 @@ async function bootstrap(): Promise<void> {
         // Open change-feed sockets would keep the server from closing: they go first (1001).
         app.get(ChangeFeedGateway).closeAll();
         const { forced } = await http.drain(config.web.shutdownTimeoutMs);
+        // A request whose client went away before its answer still runs: its writes finish
+        // before the database is closed.
+        const left = Math.max(0, config.web.shutdownTimeoutMs - (performance.now() - signalledAt));
+        const running = await app.get(InFlightHandlers).settled(left);
         const drainMs = Math.round(performance.now() - signalledAt);
-        if (forced > 0) logger.warn({ forced, drainMs }, 'cut off requests still running');
-        else logger.info({ drainMs }, 'every request answered; connections closed');
+        if (forced + running > 0) {
+          logger.warn({ forced, running, drainMs }, 'cut off requests still running');
+        } else logger.info({ drainMs }, 'every request answered; connections closed');
         await app.close();
         await database?.stop();
         logger.info({ shutdownMs: Math.round(performance.now() - signalledAt) }, 'stopped');

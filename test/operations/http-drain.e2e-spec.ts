@@ -104,29 +104,6 @@ describe('watchForShutdown(server).drain()', () => {
     expect(await draining).toEqual({ forced: 0 });
   });
 
-  it('waits for the answer to a request whose client went away, until the application ends it', async () => {
-    const { server, drain, url, held } = await startServer();
-    servers.push(server);
-    const request = http.get(`${url}/hold`, { agent: keepAlive() });
-    const gone = new Promise<void>((resolve) => request.once('close', () => resolve()));
-    request.once('error', () => undefined);
-    await until(() => held.length === 1);
-    request.destroy();
-    await gone;
-
-    let drained = false;
-    const draining = drain.drain(5000).then((result) => {
-      drained = true;
-      return result;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.listening).toBe(false);
-    expect(drained).toBe(false);
-    held[0].release();
-
-    expect(await draining).toEqual({ forced: 0 });
-  });
-
   it('cuts off what still runs at the timeout', async () => {
     const { server, drain, url, held } = await startServer();
     servers.push(server);

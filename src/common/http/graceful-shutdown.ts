@@ -8,9 +8,7 @@ export interface HttpDrain {
   /**
    * Stops accepting connections, answers what is in flight (and anything still arriving on an
    * open connection) with `Connection: close`, and closes idle keep-alive connections at once.
-   * Resolves when every connection is gone and the application has ended every answer it began
-   * (one whose client went away still runs to its end, so what it writes is done before the
-   * caller closes the database), or after `timeoutMs` with the rest cut off.
+   * Resolves when every connection is gone, or after `timeoutMs` with the rest cut off.
    */
   drain(timeoutMs: number): Promise<{ forced: number }>;
 }
@@ -25,24 +23,15 @@ export interface HttpDrain {
  */
 export function watchForShutdown(server: Server): HttpDrain {
   let stopping = false;
-  /** Answers the application has not ended yet. */
   const open = new Set<ServerResponse>();
-  let allEnded: (() => void) | undefined;
 
   server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-    if (stopping) response.setHeader('Connection', 'close');
+    if (stopping) {
+      response.setHeader('Connection', 'close');
+      return;
+    }
     open.add(response);
-    const ended = (): void => {
-      open.delete(response);
-      if (open.size === 0) allEnded?.();
-    };
-    response.once('finish', ended);
-    // The client went away first: the answer ends when the application ends it ('prefinish' is
-    // emitted by `end()` even with no connection left to write to).
-    response.once('close', () => {
-      if (response.writableEnded) ended();
-      else response.once('prefinish', ended);
-    });
+    response.once('close', () => open.delete(response));
   });
 
   const closeIdleSoon = (): void => {
@@ -62,12 +51,7 @@ export function watchForShutdown(server: Server): HttpDrain {
         else response.once('finish', closeIdleSoon);
       }
       await nextTurn();
-      const connectionsClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      const answersEnded = new Promise<void>((resolve) => {
-        allEnded = resolve;
-        if (open.size === 0) resolve();
-      });
-      const closed = Promise.all([connectionsClosed, answersEnded]);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timeout'>((resolve) => {
@@ -78,7 +62,7 @@ export function watchForShutdown(server: Server): HttpDrain {
       if (outcome !== 'timeout') return { forced: 0 };
       const forced = open.size;
       server.closeAllConnections();
-      await connectionsClosed;
+      await closed;
       return { forced };
     },
   };
