@@ -53,8 +53,16 @@ export function currentAttribution(): [actor: string, operation: string] {
   return attribution ? [JSON.stringify(attribution.actor), attribution.operation] : ['', ''];
 }
 
-const ATTRIBUTE_TRANSACTION =
-  "SELECT set_config('trove.actor', $1, true), set_config('trove.operation', $2, true)";
+/**
+ * The select list that sets who (`actor`) and which operation (`operation`) as transaction-local
+ * settings, from the given parameters: for the adapter below and for a statement that is a unit
+ * of work by itself.
+ */
+export const attributionSettings = (actor: string, operation: string): string =>
+  `set_config('trove.actor', ${actor}, true) AS actor, ` +
+  `set_config('trove.operation', ${operation}, true) AS operation`;
+
+const ATTRIBUTE_TRANSACTION = `SELECT ${attributionSettings('$1', '$2')}`;
 
 /**
  * The unit-of-work adapter: TypeORM transactions that, when opened in a request with an

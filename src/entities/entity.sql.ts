@@ -1,3 +1,4 @@
+import { attributionSettings } from '../database/change-attribution.js';
 import { MAX_HIERARCHY_DEPTH, ancestors } from '../database/hierarchy.sql.js';
 import { nameOrder } from '../database/name-order.js';
 
@@ -14,8 +15,7 @@ import { nameOrder } from '../database/name-order.js';
  * the statement only, not for a round trip to a COMMIT.
  */
 export const insertEntity = (columns: string, placeholders: string): string => `WITH attributed AS (
-         SELECT set_config('trove.actor', $5, true) AS actor,
-                set_config('trove.operation', $6, true) AS operation
+         SELECT ${attributionSettings('$5', '$6')}
        ), created AS (
          INSERT INTO entities (group_id, asset_id, entity_type_id${columns})
          SELECT $1, entity_next_asset_id($1), t.id${placeholders}

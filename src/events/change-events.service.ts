@@ -33,10 +33,8 @@ export class ChangeEvents {
   }
 
   async publish(groupId: string, event: ChangeEvent): Promise<void> {
-    const send = this.db.query('SELECT pg_notify($1, $2)', [
-      CHANGES_CHANNEL,
-      encodeChangeNotice({ groupId, event }),
-    ]);
+    const { channel, payload } = this.notice(groupId, event);
+    const send = this.db.query('SELECT pg_notify($1, $2)', [channel, payload]);
     if (this.db.inTransaction) {
       await send;
       return;

@@ -150,10 +150,10 @@ export class GroupsService {
    * other files modules keep for it (`keepFilesOf`); refused when it is the caller's only group.
    */
   async remove(user: AuthUser): Promise<void> {
-    const { attachments, others } = await this.deleteGroup(user);
+    const { attachments, kept } = await this.deleteGroup(user);
     await this.changes.publish(user.groupId, 'user.mutation');
     await this.storedFiles.releaseUnused(attachments);
-    for (const [index, keys] of others.entries()) await this.groupFiles[index].release(keys);
+    for (const { files, keys } of kept) await files.release(keys);
   }
 
   /** Members of the group with their roles, by name (then id). */
@@ -238,18 +238,19 @@ export class GroupsService {
   @Transactional()
   private async deleteGroup(
     user: AuthUser,
-  ): Promise<{ attachments: string[]; others: string[][] }> {
+  ): Promise<{ attachments: string[]; kept: { files: GroupFiles; keys: string[] }[] }> {
     const memberships = await this.groups.countMembershipsOf(user.id);
     if (memberships <= 1) {
       throw new BadRequestException('cannot delete your only group; create or join another first');
     }
     const members = await this.groups.findMemberships(user.groupId);
     const attachments = await this.storedFiles.keysOfGroup(user.groupId);
-    const others: string[][] = [];
-    for (const files of this.groupFiles) others.push(await files.keysOf(user.groupId));
+    const kept: { files: GroupFiles; keys: string[] }[] = [];
+    for (const files of this.groupFiles)
+      kept.push({ files, keys: await files.keysOf(user.groupId) });
     await this.groups.delete(user.groupId);
     for (const member of members) await this.repairDefaultGroup(member.userId);
-    return { attachments, others };
+    return { attachments, kept };
   }
 
   /** The members of these memberships, by name (then id). */
