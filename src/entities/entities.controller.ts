@@ -178,13 +178,23 @@ export class EntitiesController {
   }
 
   @Get('tree')
-  @ApiOperation({ summary: 'Locations nested in locations, optionally with the items inside' })
+  @ApiOperation({
+    summary: 'Locations nested in locations, optionally with the items inside',
+    description:
+      'Without items, the answer carries an ETag that changes with every change of the ' +
+      "group's locations; a request with that ETag in If-None-Match gets 304 until then.",
+  })
   @ApiOkResponse({ type: [EntityTreeNodeDto] })
-  getEntityTree(
+  @ApiResponse({ status: 304, description: 'The tree of locations is still the one of the ETag' })
+  async getEntityTree(
     @CurrentUser() user: AuthUser,
     @Query() query: EntityTreeQueryDto,
-  ): Promise<EntityTreeNodeDto[]> {
-    return this.entities.tree(user, query.withItems ?? false);
+    @Res() response: Response,
+  ): Promise<void> {
+    const tree = await this.entities.tree(user, query.withItems ?? false);
+    if (tree.etag) response.setHeader('ETag', tree.etag);
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.send(tree.body);
   }
 
   @Get('fields')

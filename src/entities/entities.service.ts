@@ -36,6 +36,7 @@ import {
 } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
 import type { EntityRecord } from './entity.record.js';
+import { LocationTreeCache } from './location-tree-cache.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 import type {
   BackupEntityFieldRow,
@@ -57,6 +58,14 @@ const STARTER_LOCATIONS = [
   'Basement',
 ];
 
+/** A tree of entities as the JSON the client gets, with its ETag when it has a version. */
+export interface EntityTreeAnswer {
+  body: Buffer;
+  etag?: string;
+}
+
+const treeJson = (roots: EntityTreeNodeDto[]): Buffer => Buffer.from(JSON.stringify(roots));
+
 export const PARENT_CYCLE_MESSAGE =
   'an entity cannot be placed inside itself or one of its descendants';
 
@@ -73,6 +82,7 @@ export class EntitiesService implements OnModuleInit {
     private readonly entityTypes: EntityTypesService,
     private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
+    private readonly locationTrees: LocationTreeCache,
   ) {}
 
   /**
@@ -348,10 +358,22 @@ export class EntitiesService implements OnModuleInit {
 
   /**
    * Top-level locations with the locations inside them, and with `withItems` the items inside
-   * those (and items inside items). Locations come before items, then by name.
+   * those (and items inside items), as JSON. The tree of locations alone is built once per
+   * version of the group's locations (LocationTreeCache) and carries that version as its ETag.
    */
-  async tree(user: AuthUser, withItems: boolean): Promise<EntityTreeNodeDto[]> {
-    const rows = await this.entities.treeRows(user.groupId, withItems);
+  async tree(user: AuthUser, withItems: boolean): Promise<EntityTreeAnswer> {
+    const { groupId } = user;
+    if (withItems) return { body: treeJson(await this.buildTree(groupId, true)) };
+    const version = await this.entities.locationTreeVersion(groupId);
+    const body = await this.locationTrees.tree(groupId, version, async () =>
+      treeJson(await this.buildTree(groupId, false)),
+    );
+    return { body, etag: `"${groupId}.${version}"` };
+  }
+
+  /** Locations before items, then by name; every entity once, under its parent. */
+  private async buildTree(groupId: string, withItems: boolean): Promise<EntityTreeNodeDto[]> {
+    const rows = await this.entities.treeRows(groupId, withItems);
     const nodes = new Map<string, EntityTreeNodeDto>(
       rows.map((row) => [
         row.id,

@@ -36,6 +36,7 @@ import {
   PATH,
   TREE_ROWS,
   LOCATION_TREE_ROWS,
+  LOCATION_TREE_VERSION,
   insertEntity,
 } from './entity.sql.js';
 import { CHILD_SUMMARIES, SUMMARY, pageOfViews } from './entity-view.sql.js';
@@ -377,6 +378,12 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   /** An entity of the group and its ancestors, from the top down; empty when it is not one. */
   path(groupId: string, id: string): Promise<EntityPathRow[]> {
     return this.db.query<EntityPathRow>(PATH, [id, groupId]);
+  }
+
+  /** The version of the group's tree of locations: the same for as long as the tree is. */
+  async locationTreeVersion(groupId: string): Promise<string> {
+    const [row] = await this.db.prepared<{ version: string }>(LOCATION_TREE_VERSION, [groupId]);
+    return row.version;
   }
 
   /** The group's locations, and with `withItems` its items too. */

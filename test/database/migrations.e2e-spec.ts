@@ -51,6 +51,7 @@ describe('migrations', () => {
       'group_memberships',
       'groups',
       'idempotency_keys',
+      'location_tree_versions',
       'login_attempts',
       'maintenance_entries',
       'migrations',
