@@ -3,11 +3,10 @@ import type { AttachmentSummaryDto } from '../attachments/dto/attachment.dto.js'
 import { ancestors } from '../database/hierarchy.sql.js';
 import { isoDay } from '../database/json.sql.js';
 import { nameOrder } from '../database/name-order.js';
-import type { EntityTypeSummaryDto } from '../entity-types/dto/entity-type-summary.dto.js';
 import type { TagSummaryDto } from '../tags/dto/tag-summary.dto.js';
 import type { EntityFilter } from './entity-filter.js';
 import type { EntityFieldDto } from './dto/entity-summary.dto.js';
-import { ENTITY_CHILD_SUMMARY_JSON, entityFieldJson } from './entity.mapper.js';
+import { ENTITY_CHILD_SUMMARY_JSON, ENTITY_TYPE_VIEW, entityFieldJson } from './entity.mapper.js';
 
 /**
  * The entity views of spec §2.1 written as SQL: PostgreSQL builds each view as JSON, so a page
@@ -52,7 +51,8 @@ export const CHILD_SUMMARIES = `WITH RECURSIVE seed AS (
     JOIN entities e ON e.id = given.id AND e.group_id = $1
   ),
   ${ancestorsOf('seed', '$1')}
-  SELECT seed.position, e.id, e.parent_id, t.is_location, ${CHILD_SUMMARY} AS view
+  SELECT seed.position, e.id, e.parent_id, t.is_location, ${CHILD_SUMMARY} AS view,
+         ${ENTITY_TYPE_VIEW} AS type_view
   FROM (SELECT DISTINCT id FROM chain) shown
   JOIN entities e ON e.id = shown.id ${VIEW_JOINS}
   LEFT JOIN seed ON seed.id = e.id
@@ -74,7 +74,7 @@ export const SUMMARY = `WITH RECURSIVE seed AS (
     WHERE c.group_id = $1 AND c.parent_id = $2 AND ct.is_location
   )
   SELECT seed.position, shown.child, e.id, e.parent_id, t.is_location,
-         ${CHILD_SUMMARY} AS view,
+         ${CHILD_SUMMARY} AS view, ${ENTITY_TYPE_VIEW} AS type_view,
          CASE WHEN seed.position IS NOT NULL THEN ${DETAIL} END AS detail
   FROM shown JOIN entities e ON e.id = shown.id ${VIEW_JOINS}
   LEFT JOIN seed ON seed.id = e.id
@@ -134,7 +134,8 @@ export const pageOfViews = (
   ),
   ${ancestorsOf('seed', '$1')},
   shown AS (
-    SELECT seed.position, e.id, e.parent_id, t.is_location, ${CHILD_SUMMARY} AS view
+    SELECT seed.position, e.id, e.parent_id, t.is_location, ${CHILD_SUMMARY} AS view,
+           ${ENTITY_TYPE_VIEW} AS type_view
     FROM (SELECT DISTINCT id FROM chain) ids
     JOIN entities e ON e.id = ids.id ${VIEW_JOINS}
     LEFT JOIN seed ON seed.id = e.id
@@ -154,7 +155,7 @@ export interface EntityChildSummaryRow {
   updatedAt: string;
   name: string;
   description: string;
-  entityType: EntityTypeSummaryDto;
+  entityTypeId: string;
   photo: { imageId: string; thumbnailId: string | null } | null;
   insured: boolean;
   itemCount: number;

@@ -10,6 +10,7 @@ import type {
   EntityFieldDto,
   EntitySummaryDto,
 } from './dto/entity-summary.dto.js';
+import type { EntityTypeSummaryDto } from '../entity-types/dto/entity-type-summary.dto.js';
 import type { EntityFieldRecord } from './entity-field.record.js';
 import type { EntityChildSummaryRow, EntityDetailRow } from './entity-view.sql.js';
 import type { EntityRecord } from './entity.record.js';
@@ -24,6 +25,8 @@ export interface EntityViewRow {
   parent_id: string | null;
   is_location: boolean;
   view: EntityChildSummaryRow;
+  /** The view of the row's type, on the first row of each type only (ENTITY_TYPE_VIEW). */
+  type_view: EntityTypeSummaryDto | null;
   /** Only for the entity of a summary. */
   detail?: EntityDetailRow | null;
 }
@@ -108,16 +111,26 @@ const ITEM_COUNT = `CASE WHEN t.is_location THEN
 /**
  * `toEntityChildSummary` written as SQL, for the entity `e` with its type `t` and the type's
  * default template `tpl`: the child summary as JSON, without its `parent` (which
- * `toEntityViews` links from the ancestors shown in the same statement), with `assetId` the
+ * `toEntityViews` links from the ancestors shown in the same statement) and with the id of its
+ * type instead of the type's view (ENTITY_TYPE_VIEW, sent once per type), with `assetId` the
  * number and the photo as one object (`toEntityViews` formats both).
  */
 export const ENTITY_CHILD_SUMMARY_JSON = `json_build_object(
   'id', e.id, 'archived', e.archived, 'assetId', e.asset_id,
   'createdAt', ${isoTimestamp('e.created_at')}, 'updatedAt', ${isoTimestamp('e.updated_at')},
-  'name', e.name, 'description', e.description, 'entityType', ${entityTypeSummaryJson('t', 'tpl')},
+  'name', e.name, 'description', e.description, 'entityTypeId', t.id,
   'photo', ${PHOTO_JSON}, 'insured', e.insured, 'itemCount', ${ITEM_COUNT},
   'purchasePrice', e.purchase_price, 'quantity', e.quantity, 'soldDate', ${isoDay('e.sold_date')},
   'tags', ${TAGS_JSON})`;
+
+/**
+ * The type `t` (with its default template `tpl`) of the entity `e` of a view statement as JSON,
+ * on the first row of each type and null on the others: a page's entities share a few types, so
+ * each type's view is built and sent once, and `toEntityViews` gives it to every entity of the
+ * type.
+ */
+export const ENTITY_TYPE_VIEW = `CASE WHEN row_number() OVER (PARTITION BY t.id) = 1
+  THEN ${entityTypeSummaryJson('t', 'tpl')} END`;
 
 /**
  * Turns the rows of one view statement into views: each child summary gets its `parent` (up to
@@ -125,18 +138,32 @@ export const ENTITY_CHILD_SUMMARY_JSON = `json_build_object(
  */
 export function toEntityViews(rows: EntityViewRow[]): EntityViews {
   const byId = new Map(rows.map((row) => [row.id, row]));
+  const types = new Map<string, EntityTypeSummaryDto>();
+  for (const row of rows) if (row.type_view) types.set(row.type_view.id, row.type_view);
   const built = new Map<string, EntityChildSummaryDto>();
   const childSummary = (row: EntityViewRow, depth = 0): EntityChildSummaryDto => {
     const done = built.get(row.id);
     if (done) return done;
-    const { photo, ...view } = row.view;
+    const { view } = row;
     const parentRow = row.parent_id ? byId.get(row.parent_id) : undefined;
+    // Every field by name, in one literal: a page builds hundreds of these.
     const summary: EntityChildSummaryDto = {
-      ...view,
+      id: view.id,
+      archived: view.archived,
       assetId: formatAssetId(view.assetId),
-      imageId: photo?.imageId ?? null,
-      thumbnailId: photo?.thumbnailId ?? null,
+      createdAt: view.createdAt,
+      updatedAt: view.updatedAt,
+      name: view.name,
+      description: view.description,
+      entityType: types.get(view.entityTypeId)!,
+      imageId: view.photo?.imageId ?? null,
+      thumbnailId: view.photo?.thumbnailId ?? null,
+      insured: view.insured,
+      itemCount: view.itemCount,
       parent: parentRow && depth < 1000 ? childSummary(parentRow, depth + 1) : null,
+      purchasePrice: view.purchasePrice,
+      quantity: view.quantity,
+      soldDate: view.soldDate,
       tags: view.tags.sort(compareByName),
     };
     built.set(row.id, summary);

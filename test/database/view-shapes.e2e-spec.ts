@@ -166,7 +166,11 @@ describe('response shapes built in SQL and in TypeScript', () => {
        archived = true WHERE id = $1`,
       [item.id],
     );
-    await post('/api/v1/entities', { name: 'Loose', parentId: shelf.id, quantity: 2 });
+    const loose = await post('/api/v1/entities', {
+      name: 'Loose',
+      parentId: shelf.id,
+      quantity: 2,
+    });
     const thumbnail = await insert(
       `INSERT INTO attachments (entity_id, type, path) VALUES ($1, 'thumbnail', 'thumb')`,
       [item.id],
@@ -195,13 +199,24 @@ describe('response shapes built in SQL and in TypeScript', () => {
     const photoRecord = await dataSource
       .getRepository(AttachmentRecord)
       .findOneByOrFail({ id: photo });
+    const itemView = toEntityChildSummary(await load(item.id), {
+      photo: photoRecord,
+      itemCount: 0,
+      parent: shelfView,
+    });
     expect(await sqlView(shelf.id)).toEqual(shelfView);
-    expect(await sqlView(item.id)).toEqual(
-      toEntityChildSummary(await load(item.id), {
-        photo: photoRecord,
-        itemCount: 0,
-        parent: shelfView,
-      }),
-    );
+    expect(await sqlView(item.id)).toEqual(itemView);
+
+    // Two items and their shelf in one statement: each type's view is sent once, and every
+    // entity of the type gets it.
+    const rows = await t.trove.query<EntityViewRow>(CHILD_SUMMARIES, [
+      t.owner.groupId,
+      [item.id, loose.id],
+    ]);
+    expect(rows.filter((row) => row.type_view !== null)).toHaveLength(2);
+    expect(toEntityViews(rows).shown).toEqual([
+      itemView,
+      toEntityChildSummary(await load(loose.id), { photo: null, itemCount: 0, parent: shelfView }),
+    ]);
   });
 });
