@@ -36,6 +36,7 @@ import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { FileProblemsResponseDto } from '../common/errors/error-response.dto.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiCsv, sendCsv } from '../common/http/csv-download.js';
+import { sendJsonAnswer } from '../common/http/json-answer.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { BulkEntityChangeDto, BulkEntityChangeResultDto } from './dto/bulk-entity-change.dto.js';
@@ -191,10 +192,7 @@ export class EntitiesController {
     @Query() query: EntityTreeQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    const tree = await this.entities.tree(user, query.withItems ?? false);
-    if (tree.etag) response.setHeader('ETag', tree.etag);
-    response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.send(tree.body);
+    sendJsonAnswer(response, await this.entities.tree(user, query.withItems ?? false));
   }
 
   @Get('fields')

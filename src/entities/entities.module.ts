@@ -18,7 +18,6 @@ import { EntityRepository } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
 import { EntityExportsService } from './entity-exports.service.js';
 import { EntityImportService } from './import/entity-import.service.js';
-import { LocationTreeCache } from './location-tree-cache.js';
 import { ReportingController } from './reporting.controller.js';
 
 /** Form fields an import may carry besides the file (the file alone is expected). */
@@ -52,7 +51,6 @@ const MAX_FORM_FIELDS = 4;
     EntityActionsService,
     EntityBulkService,
     EntityRepository,
-    LocationTreeCache,
   ],
   exports: [EntitiesService, EntityViewsService],
 })

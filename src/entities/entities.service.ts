@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
+import { KeptAnswers } from '../common/cache/kept-answers.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { jsonAnswer, type JsonAnswer } from '../common/http/json-answer.js';
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
@@ -36,7 +38,6 @@ import {
 } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
 import type { EntityRecord } from './entity.record.js';
-import { LocationTreeCache } from './location-tree-cache.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 import type {
   BackupEntityFieldRow,
@@ -58,13 +59,8 @@ const STARTER_LOCATIONS = [
   'Basement',
 ];
 
-/** A tree of entities as the JSON the client gets, with its ETag when it has a version. */
-export interface EntityTreeAnswer {
-  body: Buffer;
-  etag?: string;
-}
-
-const treeJson = (roots: EntityTreeNodeDto[]): Buffer => Buffer.from(JSON.stringify(roots));
+/** How many bytes of built trees of locations an instance keeps, over all groups. */
+export const LOCATION_TREE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export const PARENT_CYCLE_MESSAGE =
   'an entity cannot be placed inside itself or one of its descendants';
@@ -82,8 +78,10 @@ export class EntitiesService implements OnModuleInit {
     private readonly entityTypes: EntityTypesService,
     private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
-    private readonly locationTrees: LocationTreeCache,
   ) {}
+
+  /** Trees of locations built lately, by group, with the version of the tree they show. */
+  private readonly locationTrees = new KeptAnswers(LOCATION_TREE_CACHE_BYTES);
 
   /**
    * Unarchived entities of every group whose warranty (not a lifetime one) ends between `from`
@@ -359,14 +357,15 @@ export class EntitiesService implements OnModuleInit {
   /**
    * Top-level locations with the locations inside them, and with `withItems` the items inside
    * those (and items inside items), as JSON. The tree of locations alone is built once per
-   * version of the group's locations (LocationTreeCache) and carries that version as its ETag.
+   * version of the group's tree of locations (`location_versions`) and carries that version as
+   * its ETag.
    */
-  async tree(user: AuthUser, withItems: boolean): Promise<EntityTreeAnswer> {
+  async tree(user: AuthUser, withItems: boolean): Promise<JsonAnswer> {
     const { groupId } = user;
-    if (withItems) return { body: treeJson(await this.buildTree(groupId, true)) };
+    if (withItems) return { body: jsonAnswer(await this.buildTree(groupId, true)) };
     const version = await this.entities.locationTreeVersion(groupId);
-    const body = await this.locationTrees.tree(groupId, version, async () =>
-      treeJson(await this.buildTree(groupId, false)),
+    const body = await this.locationTrees.answer(groupId, version, async () =>
+      jsonAnswer(await this.buildTree(groupId, false)),
     );
     return { body, etag: `"${groupId}.${version}"` };
   }

@@ -60,11 +60,11 @@ export const LOCATION_TREE_ROWS = `SELECT e.id, e.name, e.parent_id, true AS is_
     AND e.group_id = $1`;
 
 /**
- * The version of group `$1`'s tree of locations (`location_tree_versions`): it grows with every
+ * The version of group `$1`'s tree of locations (`location_versions.tree`): it grows with every
  * committed change of the tree; 0 before the first.
  */
-export const LOCATION_TREE_VERSION = `SELECT coalesce(max(v.version), 0)::text AS version
-  FROM location_tree_versions v WHERE v.group_id = $1`;
+export const LOCATION_TREE_VERSION = `SELECT coalesce(max(v.tree), 0)::text AS version
+  FROM location_versions v WHERE v.group_id = $1`;
 
 /** Distinct custom-field names of the entities of group `$1`. */
 export const FIELD_NAMES = `SELECT DISTINCT f.name FROM entity_fields f JOIN entities e ON e.id = f.entity_id

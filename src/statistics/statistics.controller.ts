@@ -1,9 +1,11 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { sendJsonAnswer } from '../common/http/json-answer.js';
 import {
   GroupStatisticsDto,
   TotalsByOrganizerDto,
@@ -54,10 +56,17 @@ export class StatisticsController {
   @Get('locations')
   @ApiOperation({
     summary: 'Per location, Σ purchase price of its direct items (only totals above 0)',
+    description:
+      'The answer carries an ETag that changes with every change of these totals or of the ' +
+      "group's locations; a request with that ETag in If-None-Match gets 304 until then.",
   })
   @ApiOkResponse({ type: [TotalsByOrganizerDto] })
-  getLocationStatistics(@CurrentUser() user: AuthUser): Promise<TotalsByOrganizerDto[]> {
-    return this.statistics.locations(user);
+  @ApiResponse({ status: 304, description: 'The totals are still the ones of the ETag' })
+  async getLocationStatistics(
+    @CurrentUser() user: AuthUser,
+    @Res() response: Response,
+  ): Promise<void> {
+    sendJsonAnswer(response, await this.statistics.locations(user));
   }
 
   @Get('tags')

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
-import { GROUP_TOTALS, LOCATION_TOTALS, PURCHASE_PRICE, TAG_TOTALS } from './statistics.sql.js';
+import {
+  GROUP_TOTALS,
+  LOCATION_TOTALS,
+  LOCATION_TOTALS_VERSION,
+  PURCHASE_PRICE,
+  TAG_TOTALS,
+} from './statistics.sql.js';
 
 export interface GroupTotals {
   totalUsers: number;
@@ -26,7 +32,7 @@ export interface OrganizerTotal {
 /**
  * The read-only statistics of a group. Each reads several modules' tables in one statement
  * (see statistics.sql.ts); this module owns no table. They run unprepared: their plans depend on
- * the size of the group.
+ * the size of the group (the lookup of a version by key excepted).
  */
 @Injectable()
 export class StatisticsRepository {
@@ -40,6 +46,12 @@ export class StatisticsRepository {
   async purchasePrice(groupId: string, start: Date, end: Date): Promise<PurchasePriceRow> {
     const [row] = await this.db.query<PurchasePriceRow>(PURCHASE_PRICE, [groupId, start, end]);
     return row;
+  }
+
+  /** The version of the group's location totals: the same for as long as they are. */
+  async locationTotalsVersion(groupId: string): Promise<string> {
+    const [row] = await this.db.prepared<{ version: string }>(LOCATION_TOTALS_VERSION, [groupId]);
+    return row.version;
   }
 
   locationTotals(groupId: string): Promise<OrganizerTotal[]> {

@@ -1,11 +1,16 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
+import { KeptAnswers } from '../common/cache/kept-answers.js';
+import { jsonAnswer, type JsonAnswer } from '../common/http/json-answer.js';
 import type {
   GroupStatisticsDto,
   TotalsByOrganizerDto,
   ValueOverTimeDto,
 } from './dto/statistics.dto.js';
 import { StatisticsRepository } from './statistics.repository.js';
+
+/** How many bytes of built location totals an instance keeps, over all groups. */
+export const LOCATION_TOTALS_CACHE_BYTES = 16 * 1024 * 1024;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -36,6 +41,9 @@ export function parseDay(name: string, value: unknown, fallback: Date): Date {
 export class StatisticsService {
   constructor(private readonly statistics: StatisticsRepository) {}
 
+  /** Location totals built lately, by group, with the version of the totals they show. */
+  private readonly locationTotals = new KeptAnswers(LOCATION_TOTALS_CACHE_BYTES);
+
   group(user: AuthUser): Promise<GroupStatisticsDto> {
     return this.statistics.groupTotals(user.groupId);
   }
@@ -58,8 +66,17 @@ export class StatisticsService {
     };
   }
 
-  locations(user: AuthUser): Promise<TotalsByOrganizerDto[]> {
-    return this.statistics.locationTotals(user.groupId);
+  /**
+   * Per location, the sum of its direct items' purchase prices, as JSON: built once per version
+   * of the group's location totals (`location_versions`) and carrying that version as its ETag.
+   */
+  async locations(user: AuthUser): Promise<JsonAnswer> {
+    const { groupId } = user;
+    const version = await this.statistics.locationTotalsVersion(groupId);
+    const body = await this.locationTotals.answer(groupId, version, async () =>
+      jsonAnswer(await this.statistics.locationTotals(groupId)),
+    );
+    return { body, etag: `"${groupId}.${version}"` };
   }
 
   tags(user: AuthUser): Promise<TotalsByOrganizerDto[]> {

@@ -63,6 +63,13 @@ HAVING sum(v.value) > 0
 ORDER BY total DESC, l.name, l.id`;
 
 /**
+ * The version of group `$1`'s location totals: its tree of locations and the sums kept per
+ * parent (`location_versions`), as `tree.totals`; each grows with every committed change.
+ */
+export const LOCATION_TOTALS_VERSION = `SELECT coalesce(max(v.tree), 0) || '.' || coalesce(max(v.totals), 0)
+  AS version FROM location_versions v WHERE v.group_id = $1`;
+
+/**
  * Per tag carrying at least one entity, the sum of the purchase prices of every entity carrying
  * it (archived included, quantity ignored); largest first. Tags on no entity are left out, as
  * Homebox's inner join leaves them out. Read from the sums the database keeps per tag

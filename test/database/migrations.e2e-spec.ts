@@ -51,7 +51,7 @@ describe('migrations', () => {
       'group_memberships',
       'groups',
       'idempotency_keys',
-      'location_tree_versions',
+      'location_versions',
       'login_attempts',
       'maintenance_entries',
       'migrations',

@@ -21,7 +21,7 @@ import { CreateEntityStock1795220520000 } from './1795220520000-CreateEntityStoc
 import { CreateCheckouts1795220580000 } from './1795220580000-CreateCheckouts.js';
 import { RecordStockAndCheckoutHistory1795220640000 } from './1795220640000-RecordStockAndCheckoutHistory.js';
 import { MaintainTagMatches1795220700000 } from './1795220700000-MaintainTagMatches.js';
-import { MaintainLocationTreeVersions1795220760000 } from './1795220760000-MaintainLocationTreeVersions.js';
+import { MaintainLocationVersions1795220760000 } from './1795220760000-MaintainLocationVersions.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -47,5 +47,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CreateCheckouts1795220580000,
   RecordStockAndCheckoutHistory1795220640000,
   MaintainTagMatches1795220700000,
-  MaintainLocationTreeVersions1795220760000,
+  MaintainLocationVersions1795220760000,
 ];
