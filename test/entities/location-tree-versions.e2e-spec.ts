@@ -1,10 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createEntity, useSharedApp } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { as, createEntity, useSecondInstance, useSharedApp } from '../support/api.js';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
-import { secondInstance } from '../events/feed.js';
 import { locationId, typeId } from './entity-helpers.js';
 
 interface TreeNode {
@@ -33,21 +30,14 @@ async function storedLocations(trove: TestApp, session: Session): Promise<string
 
 describe('GET /api/v1/entities/tree: the tree of locations kept between changes', () => {
   const t = useSharedApp();
-  let second: { app: NestExpressApplication; baseUrl: string };
-  let secondHttp: ReturnType<typeof supertest>;
-
-  beforeAll(async () => {
-    second = await secondInstance(t.trove);
-    secondHttp = supertest(second.baseUrl);
-  });
-  afterAll(() => second.app.close());
+  const second = useSecondInstance(t);
 
   /** The tree and its ETag, through the first instance or the second. */
   async function tree(
     session: Session,
     through: 'first' | 'second' = 'first',
   ): Promise<{ etag: string; nodes: TreeNode[] }> {
-    const http = through === 'first' ? t.trove.http : secondHttp;
+    const http = through === 'first' ? t.trove.http : second.instance.http;
     const response = await http
       .get('/api/v1/entities/tree')
       .set('Authorization', session.authorization)
@@ -179,7 +169,7 @@ describe('GET /api/v1/entities/tree: the tree of locations kept between changes'
     const [kitchen, office] = await Promise.all(
       ['Kitchen', 'Office'].map((name) => locationId(t.trove, owner, name)),
     );
-    const http = [t.trove.http, secondHttp];
+    const http = [t.trove.http, second.instance.http];
     const made = await Promise.all(
       Array.from({ length: 24 }, async (_, k) => {
         const response = await http[k % 2]

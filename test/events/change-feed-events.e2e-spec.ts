@@ -1,10 +1,9 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/database/database.js';
 import { ChangeEvents } from '../../src/events/change-events.service.js';
-import { as, createEntity, useTestApp } from '../support/api.js';
+import { as, createEntity, useSecondInstance, useTestApp } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
-import { openFeed, secondInstance, type Feed } from './feed.js';
+import { openFeed, type Feed } from './feed.js';
 
 describe('GET /api/v1/ws/events: what a group’s sockets hear', () => {
   const app = useTestApp();
@@ -120,16 +119,11 @@ describe('GET /api/v1/ws/events: what a group’s sockets hear', () => {
   });
 
   describe('two instances on one database', () => {
-    let second: { app: NestExpressApplication; baseUrl: string };
-
-    beforeAll(async () => {
-      second = await secondInstance(app.trove);
-    });
-    afterAll(() => second.app.close());
+    const second = useSecondInstance(app);
 
     it('a change through the first instance reaches a socket on the second within a second', async () => {
-      const remote = await listen(ada, second.baseUrl);
-      const remoteEve = await listen(eve, second.baseUrl);
+      const remote = await listen(ada, second.instance.baseUrl);
+      const remoteEve = await listen(eve, second.instance.baseUrl);
       try {
         await createEntity(app.trove, ada, 'Bicycle');
         await remote.waitFor('entity.mutation', 1, 1_000);

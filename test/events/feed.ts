@@ -1,8 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import WebSocket from 'ws';
-import { createApp } from '../../src/app.factory.js';
-import { createLogger } from '../../src/common/logging/logger.js';
-import type { TestApp } from '../support/test-app.js';
 
 export const FEED_PATH = '/api/v1/ws/events';
 
@@ -122,14 +118,4 @@ export function refusal(
       if (!/Unexpected server response/.test(error.message)) reject(error);
     });
   });
-}
-
-/** A second instance of the app on the same database (as another server would run). */
-export async function secondInstance(
-  trove: TestApp,
-): Promise<{ app: NestExpressApplication; baseUrl: string }> {
-  const app = await createApp(trove.config, trove.database.url, createLogger(trove.config.log));
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number };
-  return { app, baseUrl: `http://127.0.0.1:${address.port}` };
 }

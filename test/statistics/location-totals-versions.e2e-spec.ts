@@ -1,8 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secondInstance } from '../events/feed.js';
-import { as, useSharedApp } from '../support/api.js';
+import { describe, expect, it } from 'vitest';
+import { as, useSecondInstance, useSharedApp } from '../support/api.js';
 import type { Session } from '../support/factories.js';
 import { makeEntity, typeId } from './statistics-helpers.js';
 
@@ -16,14 +13,7 @@ interface Total {
 
 describe('GET /api/v1/groups/statistics/locations: the totals kept between changes', () => {
   const t = useSharedApp();
-  let second: { app: NestExpressApplication; baseUrl: string };
-  let secondHttp: ReturnType<typeof supertest>;
-
-  beforeAll(async () => {
-    second = await secondInstance(t.trove);
-    secondHttp = supertest(second.baseUrl);
-  });
-  afterAll(() => second.app.close());
+  const second = useSecondInstance(t);
 
   /** The totals counted afresh from the entities themselves, not from the kept sums. */
   async function counted(session: Session): Promise<Total[]> {
@@ -44,7 +34,7 @@ describe('GET /api/v1/groups/statistics/locations: the totals kept between chang
   async function expectCurrent(session: Session): Promise<string> {
     const expected = byId(await counted(session));
     const etags = [];
-    for (const http of [t.trove.http, secondHttp]) {
+    for (const http of [t.trove.http, second.instance.http]) {
       const response = await http.get(PATH).set('Authorization', session.authorization).expect(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(byId(response.body as Total[])).toEqual(expected);
@@ -131,7 +121,7 @@ describe('GET /api/v1/groups/statistics/locations: the totals kept between chang
         }),
       ),
     );
-    const http = [t.trove.http, secondHttp];
+    const http = [t.trove.http, second.instance.http];
     await Promise.all(
       items.map(async (item, k) => {
         await http[k % 2]

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Method } from './auth-expectations.js';
 import { signUp, type Session } from './factories.js';
-import { createTestApp, type TestApp } from './test-app.js';
+import { createTestApp, secondInstance, type SecondInstance, type TestApp } from './test-app.js';
 
 /** A well-formed id that no row has. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -78,4 +78,17 @@ export function useTestApp(env?: Record<string, string>): { trove: TestApp } {
   });
   afterAll(() => shared.trove.close());
   return shared;
+}
+
+/**
+ * Starts a second instance of the shared app (on its database) before the tests of the calling
+ * file and closes it after them; `.instance` is set by the time the tests run.
+ */
+export function useSecondInstance(shared: { trove: TestApp }): { instance: SecondInstance } {
+  const second = {} as { instance: SecondInstance };
+  beforeAll(async () => {
+    second.instance = await secondInstance(shared.trove);
+  });
+  afterAll(() => second.instance.app.close());
+  return second;
 }

@@ -77,3 +77,20 @@ export async function createTestApp(
     },
   };
 }
+
+/** Another instance of the app on the same database, as a second server would run it. */
+export interface SecondInstance {
+  readonly app: NestExpressApplication;
+  readonly baseUrl: string;
+  /** supertest bound to its port. */
+  readonly http: ReturnType<typeof supertest>;
+}
+
+/** Starts a second instance of the app of `trove` on its database and configuration. */
+export async function secondInstance(trove: TestApp): Promise<SecondInstance> {
+  const app = await createApp(trove.config, trove.database.url, createLogger(trove.config.log));
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return { app, baseUrl, http: supertest(baseUrl) };
+}
