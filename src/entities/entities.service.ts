@@ -59,9 +59,6 @@ const STARTER_LOCATIONS = [
   'Basement',
 ];
 
-/** How many bytes of built trees of locations an instance keeps, over all groups. */
-export const LOCATION_TREE_CACHE_BYTES = 16 * 1024 * 1024;
-
 export const PARENT_CYCLE_MESSAGE =
   'an entity cannot be placed inside itself or one of its descendants';
 
@@ -81,7 +78,7 @@ export class EntitiesService implements OnModuleInit {
   ) {}
 
   /** Trees of locations built lately, by group, with the version of the tree they show. */
-  private readonly locationTrees = new KeptAnswers(LOCATION_TREE_CACHE_BYTES);
+  private readonly locationTrees = new KeptAnswers();
 
   /**
    * Unarchived entities of every group whose warranty (not a lifetime one) ends between `from`
@@ -364,10 +361,7 @@ export class EntitiesService implements OnModuleInit {
     const { groupId } = user;
     if (withItems) return { body: jsonAnswer(await this.buildTree(groupId, true)) };
     const version = await this.entities.locationTreeVersion(groupId);
-    const body = await this.locationTrees.answer(groupId, version, async () =>
-      jsonAnswer(await this.buildTree(groupId, false)),
-    );
-    return { body, etag: `"${groupId}.${version}"` };
+    return this.locationTrees.json(groupId, version, () => this.buildTree(groupId, false));
   }
 
   /** Locations before items, then by name; every entity once, under its parent. */

@@ -1,6 +1,7 @@
 import type { AttachmentRecord } from '../attachments/attachment.record.js';
 import { isoDay, isoTimestamp } from '../database/json.sql.js';
 import { compareByName } from '../database/name-order.js';
+import type { EntityTypeSummaryDto } from '../entity-types/dto/entity-type-summary.dto.js';
 import { entityTypeSummaryJson, toEntityTypeSummary } from '../entity-types/entity-type.mapper.js';
 import { tagSummaryJson, toTagSummary } from '../tags/tag.mapper.js';
 import { formatAssetId } from './asset-id.js';
@@ -10,7 +11,6 @@ import type {
   EntityFieldDto,
   EntitySummaryDto,
 } from './dto/entity-summary.dto.js';
-import type { EntityTypeSummaryDto } from '../entity-types/dto/entity-type-summary.dto.js';
 import type { EntityFieldRecord } from './entity-field.record.js';
 import type { EntityChildSummaryRow, EntityDetailRow } from './entity-view.sql.js';
 import type { EntityRecord } from './entity.record.js';

@@ -1,16 +1,13 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { KeptAnswers } from '../common/cache/kept-answers.js';
-import { jsonAnswer, type JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import type {
   GroupStatisticsDto,
   TotalsByOrganizerDto,
   ValueOverTimeDto,
 } from './dto/statistics.dto.js';
 import { StatisticsRepository } from './statistics.repository.js';
-
-/** How many bytes of built location totals an instance keeps, over all groups. */
-export const LOCATION_TOTALS_CACHE_BYTES = 16 * 1024 * 1024;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -42,7 +39,7 @@ export class StatisticsService {
   constructor(private readonly statistics: StatisticsRepository) {}
 
   /** Location totals built lately, by group, with the version of the totals they show. */
-  private readonly locationTotals = new KeptAnswers(LOCATION_TOTALS_CACHE_BYTES);
+  private readonly locationTotals = new KeptAnswers();
 
   group(user: AuthUser): Promise<GroupStatisticsDto> {
     return this.statistics.groupTotals(user.groupId);
@@ -73,10 +70,9 @@ export class StatisticsService {
   async locations(user: AuthUser): Promise<JsonAnswer> {
     const { groupId } = user;
     const version = await this.statistics.locationTotalsVersion(groupId);
-    const body = await this.locationTotals.answer(groupId, version, async () =>
-      jsonAnswer(await this.statistics.locationTotals(groupId)),
+    return this.locationTotals.json(groupId, version, () =>
+      this.statistics.locationTotals(groupId),
     );
-    return { body, etag: `"${groupId}.${version}"` };
   }
 
   tags(user: AuthUser): Promise<TotalsByOrganizerDto[]> {

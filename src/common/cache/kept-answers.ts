@@ -1,3 +1,8 @@
+import { jsonAnswer, type JsonAnswer } from '../http/json-answer.js';
+
+/** How many bytes of answers one kind of kept answer holds per instance, over all groups. */
+export const KEPT_ANSWERS_BYTES = 16 * 1024 * 1024;
+
 /**
  * Answers of groups as JSON ready to send, each kept with the version of the data it was built
  * from: the numbers the database raises with every committed change of that data (for example
@@ -17,7 +22,16 @@ export class KeptAnswers {
   private readonly building = new Map<string, { version: string; body: Promise<Buffer> }>();
   private bytes = 0;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(private readonly budgetBytes = KEPT_ANSWERS_BYTES) {}
+
+  /**
+   * The JSON answer of `groupId` at `version` (`answer`, with `build`'s value written as JSON),
+   * with the version as its ETag.
+   */
+  async json(groupId: string, version: string, build: () => Promise<unknown>): Promise<JsonAnswer> {
+    const body = await this.answer(groupId, version, async () => jsonAnswer(await build()));
+    return { body, etag: `"${groupId}.${version}"` };
+  }
 
   /** The answer of `groupId` at `version`: kept, being built, or built now by `build`. */
   async answer(groupId: string, version: string, build: () => Promise<Buffer>): Promise<Buffer> {
