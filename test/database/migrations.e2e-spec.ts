@@ -38,6 +38,7 @@ describe('migrations', () => {
       'auth_tokens',
       'checkouts',
       'entities',
+      'entity_child_items',
       'entity_child_values',
       'entity_counts',
       'entity_fields',

@@ -127,6 +127,23 @@ describe('maintained entity counts and sums', () => {
         ),
       ),
     );
+    // The kept Σ quantity of each parent's children by type, archived ones left out, which the
+    // item counts of the views read.
+    expect(
+      await trove.query(
+        `SELECT i.parent_id, i.entity_type_id, i.quantity::float8 AS quantity
+         FROM entity_child_items i JOIN entities p ON p.id = i.parent_id
+         WHERE p.group_id = $1 AND i.quantity <> 0 ORDER BY 1, 2`,
+        [session.groupId],
+      ),
+    ).toEqual(
+      await trove.query(
+        `SELECT parent_id, entity_type_id, sum(quantity::numeric)::float8 AS quantity
+         FROM entities WHERE group_id = $1 AND parent_id IS NOT NULL AND NOT archived
+         GROUP BY 1, 2 HAVING sum(quantity::numeric) <> 0 ORDER BY 1, 2`,
+        [session.groupId],
+      ),
+    );
   };
 
   /** What a list filtered by tags `$2` shows of group `$1`, freshly from the links and the tree. */

@@ -23,7 +23,7 @@ const changedRows = (sides: readonly ('old' | 'new')[]): string =>
  * simply inserted, and no two transactions wait on each other's rows. Rows of a group or type
  * deleted in the same transaction (a group's deletion cascades) are not made again.
  */
-const maintainStatistics = (sides: readonly ('old' | 'new')[]): string => {
+export const maintainStatistics = (sides: readonly ('old' | 'new')[]): string => {
   const rows = changedRows(sides);
   return `
     PERFORM 1 FROM groups g WHERE g.id IN (

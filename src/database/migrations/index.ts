@@ -22,6 +22,7 @@ import { CreateCheckouts1795220580000 } from './1795220580000-CreateCheckouts.js
 import { RecordStockAndCheckoutHistory1795220640000 } from './1795220640000-RecordStockAndCheckoutHistory.js';
 import { MaintainTagMatches1795220700000 } from './1795220700000-MaintainTagMatches.js';
 import { MaintainLocationVersions1795220760000 } from './1795220760000-MaintainLocationVersions.js';
+import { MaintainChildItemCounts1795220820000 } from './1795220820000-MaintainChildItemCounts.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RecordStockAndCheckoutHistory1795220640000,
   MaintainTagMatches1795220700000,
   MaintainLocationVersions1795220760000,
+  MaintainChildItemCounts1795220820000,
 ];
