@@ -16,7 +16,9 @@ export type HierarchyTable = 'entities' | 'tags';
 /**
  * `name(id, parent_id, depth)`: the rows of `seed` (a CTE or table with `id` and `parent_id`)
  * at depth 0 and all their ancestors in the group `group` (a parameter such as `$1`), each
- * ancestor at its distance above the seed row it was reached from.
+ * ancestor at its distance above the seed row it was reached from. Each step looks up one row
+ * by its key (a lateral lookup, so that however many rows the walk is estimated to reach, as in
+ * a generic plan of a prepared statement, PostgreSQL never scans the whole table for it).
  */
 export const ancestors = (
   name: string,
@@ -26,8 +28,11 @@ export const ancestors = (
 ): string => `${name}(id, parent_id, depth) AS (
     SELECT id, parent_id, 0 FROM ${seed}
     UNION
-    SELECT p.id, p.parent_id, c.depth + 1 FROM ${table} p JOIN ${name} c ON p.id = c.parent_id
-    WHERE p.group_id = ${group} AND c.depth < ${MAX_HIERARCHY_DEPTH}
+    SELECT p.id, p.parent_id, c.depth + 1 FROM ${name} c CROSS JOIN LATERAL (
+      SELECT p.id, p.parent_id FROM ${table} p
+      WHERE p.id = c.parent_id AND p.group_id = ${group} LIMIT 1
+    ) p
+    WHERE c.depth < ${MAX_HIERARCHY_DEPTH}
   )`;
 
 /**
