@@ -9,6 +9,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { bodyDepthLimit, MAX_BODY_DEPTH } from './common/http/body-depth-limit.js';
+import { TroveExpressAdapter } from './common/http/trove-express-adapter.js';
 import { PinoNestLogger } from './common/logging/logger.js';
 import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
@@ -28,6 +29,7 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, databaseUrl, databaseServer),
+    new TroveExpressAdapter(),
     { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false },
   );
   configureApp(app, config, logger);
@@ -43,6 +45,9 @@ export function configureApp(
   // WebSocket upgrades (the change feed) go to `ws` on the same HTTP server.
   app.useWebSocketAdapter(new WsAdapter(app));
   app.disable('x-powered-by');
+  // An ETag is sent where Trove knows the version of an answer (kept answers, files), not
+  // computed by hashing every answer.
+  app.set('etag', false);
   if (config.web.trustProxy) app.set('trust proxy', true);
   app.use(requestLogging(logger));
   app.use(

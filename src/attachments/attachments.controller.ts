@@ -1,3 +1,4 @@
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import { pipeline } from 'node:stream/promises';
 import {
   Body,
@@ -87,7 +88,7 @@ export class AttachmentsController {
     @UuidParam('id') id: string,
     @UploadedFile() file: StagedUpload | undefined,
     @Body() form: Record<string, unknown>,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.attachments.upload(user, id, file, form);
   }
 
@@ -104,7 +105,7 @@ export class AttachmentsController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: CreateExternalAttachmentDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.attachments.createExternal(user, id, dto);
   }
 
@@ -160,7 +161,7 @@ export class AttachmentsController {
     @UuidParam('id') id: string,
     @UuidParam('attachment_id') attachmentId: string,
     @Body() dto: UpdateAttachmentDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.attachments.update(user, id, attachmentId, dto);
   }
 

@@ -1,3 +1,4 @@
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
@@ -49,7 +50,7 @@ export class AttachmentsService {
     entityId: string,
     file: StagedUpload | undefined,
     form: unknown,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     try {
       const fields = parseUploadFields(form, file !== undefined);
       const staged = file!;
@@ -70,7 +71,7 @@ export class AttachmentsService {
     user: AuthUser,
     entityId: string,
     dto: CreateExternalAttachmentDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     const url = new URL(dto.external_id);
     const title = dto.title?.trim() || fitTitle(`${url.origin}${url.pathname}`);
     await this.entities.findOwnedOrFail(user, entityId);
@@ -95,7 +96,7 @@ export class AttachmentsService {
     entityId: string,
     id: string,
     dto: UpdateAttachmentDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     await this.entities.findOwnedOrFail(user, entityId);
     await this.updateLocked(user.groupId, entityId, id, dto);
     await this.changes.publish(user.groupId, 'entity.mutation');

@@ -39,7 +39,8 @@ export class DatabaseModule {
         }),
         ClsModule.forRoot({
           global: true,
-          interceptor: { mount: true, setup: attributeRequest },
+          // No proxy providers: nothing to resolve for each request.
+          interceptor: { mount: true, setup: attributeRequest, resolveProxyProviders: false },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],

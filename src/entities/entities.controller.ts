@@ -36,7 +36,7 @@ import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { FileProblemsResponseDto } from '../common/errors/error-response.dto.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiCsv, sendCsv } from '../common/http/csv-download.js';
-import { sendJsonAnswer } from '../common/http/json-answer.js';
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { BulkEntityChangeDto, BulkEntityChangeResultDto } from './dto/bulk-entity-change.dto.js';
@@ -87,7 +87,7 @@ export class EntitiesController {
   listEntities(
     @CurrentUser() user: AuthUser,
     @Query() query: ListEntitiesQueryDto,
-  ): Promise<EntityPageDto> {
+  ): Promise<JsonAnswer<EntityPageDto>> {
     return this.entities.list(user, query);
   }
 
@@ -99,7 +99,7 @@ export class EntitiesController {
   createEntity(
     @CurrentUser() user: AuthUser,
     @Body() dto: CreateEntityDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.entities.create(user, dto);
   }
 
@@ -187,12 +187,11 @@ export class EntitiesController {
   })
   @ApiOkResponse({ type: [EntityTreeNodeDto] })
   @ApiResponse({ status: 304, description: 'The tree of locations is still the one of the ETag' })
-  async getEntityTree(
+  getEntityTree(
     @CurrentUser() user: AuthUser,
     @Query() query: EntityTreeQueryDto,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJsonAnswer(response, await this.entities.tree(user, query.withItems ?? false));
+  ): Promise<JsonAnswer<EntityTreeNodeDto[]>> {
+    return this.entities.tree(user, query.withItems ?? false);
   }
 
   @Get('fields')
@@ -240,7 +239,10 @@ export class EntitiesController {
   @ApiUuidParam('id', 'Entity id')
   @ApiOkResponse({ type: EntitySummaryDto })
   @ApiErrors(400, 404)
-  getEntity(@CurrentUser() user: AuthUser, @UuidParam('id') id: string): Promise<EntitySummaryDto> {
+  getEntity(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('id') id: string,
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.entities.get(user, id);
   }
 
@@ -257,7 +259,7 @@ export class EntitiesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: UpdateEntityDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.entities.update(user, id, dto);
   }
 
@@ -270,7 +272,7 @@ export class EntitiesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: PatchEntityDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.entities.patch(user, id, dto);
   }
 
@@ -296,7 +298,7 @@ export class EntitiesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: DuplicateEntityDto,
-  ): Promise<EntitySummaryDto> {
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.duplicates.duplicate(user, id, dto);
   }
 
@@ -328,7 +330,7 @@ export class AssetsController {
     @CurrentUser() user: AuthUser,
     @Param('id') assetId: string,
     @Query() query: AssetPageQueryDto,
-  ): Promise<AssetPageDto> {
+  ): Promise<JsonAnswer<AssetPageDto>> {
     return this.entities.findByAssetId(user, assetId, query.page, query.pageSize);
   }
 }

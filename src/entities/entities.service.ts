@@ -9,7 +9,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { KeptAnswers } from '../common/cache/kept-answers.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
-import { jsonAnswer, type JsonAnswer } from '../common/http/json-answer.js';
+import { JsonAnswer } from '../common/http/json-answer.js';
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
@@ -93,7 +93,7 @@ export class EntitiesService implements OnModuleInit {
    * stores nothing are they looked up one by one, to answer which was wrong (or, when the group
    * has no item type left, to make one and try again).
    */
-  async create(user: AuthUser, dto: CreateEntityDto): Promise<EntitySummaryDto> {
+  async create(user: AuthUser, dto: CreateEntityDto): Promise<JsonAnswer<EntitySummaryDto>> {
     const tagIds = [...new Set(dto.tagIds ?? [])];
     const values = {
       name: dto.name,
@@ -174,18 +174,26 @@ export class EntitiesService implements OnModuleInit {
     this.entityTypes.countUsesWith((typeId) => this.entities.countOfType(typeId));
   }
 
-  async get(user: AuthUser, id: string): Promise<EntitySummaryDto> {
+  async get(user: AuthUser, id: string): Promise<JsonAnswer<EntitySummaryDto>> {
     return this.views.summary(user.groupId, id);
   }
 
   /** Homebox's PUT: a full replacement; what is omitted is reset, except the entity type. */
-  async update(user: AuthUser, id: string, dto: UpdateEntityDto): Promise<EntitySummaryDto> {
+  async update(
+    user: AuthUser,
+    id: string,
+    dto: UpdateEntityDto,
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     await this.replace(user, id, dto);
     return this.views.summary(user.groupId, id);
   }
 
   /** Homebox's PATCH: quantity, parent, type and tags; absent or null leaves them as they are. */
-  async patch(user: AuthUser, id: string, dto: PatchEntityDto): Promise<EntitySummaryDto> {
+  async patch(
+    user: AuthUser,
+    id: string,
+    dto: PatchEntityDto,
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     await this.change(user, id, dto);
     return this.views.summary(user.groupId, id);
   }
@@ -302,26 +310,22 @@ export class EntitiesService implements OnModuleInit {
     return copy.id;
   }
 
-  async list(user: AuthUser, query: ListEntitiesQueryDto): Promise<EntityPageDto> {
+  async list(user: AuthUser, query: ListEntitiesQueryDto): Promise<JsonAnswer<EntityPageDto>> {
     const filter = buildEntityFilter(user.groupId, query);
     const paged = query.page !== undefined || query.pageSize !== undefined;
     const pageSize = query.pageSize && query.pageSize > 0 ? query.pageSize : paged ? 10 : 0;
     const page = Math.max(query.page ?? 1, 1);
-    const { total, items } = await this.views.page(
+    const { total, items, totalPrice } = await this.views.page(
       filter,
       entityOrder(query.orderBy),
       paged ? pageSize : undefined,
       (page - 1) * pageSize,
     );
-    return {
-      page: query.page ?? -1,
-      pageSize: query.pageSize ?? -1,
-      total,
-      items,
-      totalPrice: items
-        .filter((item) => item.soldDate === '')
-        .reduce((sum, item) => sum + item.purchasePrice, 0),
-    };
+    // The page's views are JSON already: the envelope is written around them.
+    return new JsonAnswer(
+      `{"page":${query.page ?? -1},"pageSize":${query.pageSize ?? -1},"total":${total},` +
+        `"items":[${items.join(',')}],"totalPrice":${JSON.stringify(totalPrice)}}`,
+    );
   }
 
   /** Every entity of the group with this asset id (items, locations and archived), by name. */
@@ -330,14 +334,16 @@ export class EntitiesService implements OnModuleInit {
     assetIdText: string,
     page: number | undefined,
     pageSize: number | undefined,
-  ): Promise<AssetPageDto> {
+  ): Promise<JsonAnswer<AssetPageDto>> {
     const assetId = parseAssetId(assetIdText);
     if (assetId === undefined || assetId === 0) {
       throw new BadRequestException(`invalid asset id: ${assetIdText}`);
     }
     const ids = await this.entities.idsByAssetId(user.groupId, assetId);
     const items = await this.views.childSummaries(user.groupId, ids);
-    return { page: page ?? -1, pageSize: pageSize ?? -1, total: items.length, items };
+    return new JsonAnswer(
+      `{"page":${page ?? -1},"pageSize":${pageSize ?? -1},"total":${ids.length},"items":${items.body.toString()}}`,
+    );
   }
 
   /** From the top-level ancestor down to the entity itself. */
@@ -357,9 +363,9 @@ export class EntitiesService implements OnModuleInit {
    * version of the group's tree of locations (`location_versions`) and carries that version as
    * its ETag.
    */
-  async tree(user: AuthUser, withItems: boolean): Promise<JsonAnswer> {
+  async tree(user: AuthUser, withItems: boolean): Promise<JsonAnswer<EntityTreeNodeDto[]>> {
     const { groupId } = user;
-    if (withItems) return { body: jsonAnswer(await this.buildTree(groupId, true)) };
+    if (withItems) return JsonAnswer.of(await this.buildTree(groupId, true));
     const version = await this.entities.locationTreeVersion(groupId);
     return this.locationTrees.json(groupId, version, () => this.buildTree(groupId, false));
   }

@@ -1,3 +1,4 @@
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { AttachmentsService } from '../attachments/attachments.service.js';
@@ -28,7 +29,11 @@ export class EntityDuplicatesService {
    * Copies an entity with its tags and stock settings and, as asked, its fields, maintenance
    * and attachments.
    */
-  async duplicate(user: AuthUser, id: string, dto: DuplicateEntityDto): Promise<EntitySummaryDto> {
+  async duplicate(
+    user: AuthUser,
+    id: string,
+    dto: DuplicateEntityDto,
+  ): Promise<JsonAnswer<EntitySummaryDto>> {
     const copyId = await this.copy(user, id, dto);
     return this.views.summary(user.groupId, copyId);
   }

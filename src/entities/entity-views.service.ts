@@ -1,29 +1,38 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { JsonAnswer } from '../common/http/json-answer.js';
 import type { EntityChildSummaryDto, EntitySummaryDto } from './dto/entity-summary.dto.js';
 import type { EntityFilter } from './entity-filter.js';
-import { toEntityViews } from './entity.mapper.js';
+import { linkEntityViews } from './entity.mapper.js';
 import { EntityRepository } from './entity.repository.js';
 
 /** A page of a filtered list: the total before paging and the views of the page's entities. */
 export interface EntityViewPage {
   total: number;
-  items: EntityChildSummaryDto[];
+  /** The child summaries of the page's entities, as JSON text, in order. */
+  items: string[];
+  /** Σ purchase price of the page's entities not sold, summed in page order. */
+  totalPrice: number;
 }
 
 /**
  * Builds the views of entities (spec §2.1) from one SQL statement however many are shown: the
- * entities, all their ancestors, types, tags, photos and item counts come back together, shaped
- * by PostgreSQL (entity-view.sql.ts). The group is part of every statement. The statements of
- * fixed text are prepared; a list's depends on its filter, so PostgreSQL plans it each time.
+ * entities, all their ancestors, types, tags, photos and item counts come back together, written
+ * as JSON by PostgreSQL (entity-view.sql.ts) and linked as text (`linkEntityViews`), so a view is
+ * never parsed or serialised again on its way out. The group is part of every statement; every
+ * statement is prepared (a list's text depends on its filter, not on the filter's values).
  */
 @Injectable()
 export class EntityViewsService {
   constructor(private readonly entities: EntityRepository) {}
 
   /** Child summaries of the given entities of the group, in the order given (unknown ids dropped). */
-  async childSummaries(groupId: string, ids: string[]): Promise<EntityChildSummaryDto[]> {
-    if (ids.length === 0) return [];
-    return toEntityViews(await this.entities.childSummaryRows(groupId, ids)).shown;
+  async childSummaries(
+    groupId: string,
+    ids: string[],
+  ): Promise<JsonAnswer<EntityChildSummaryDto[]>> {
+    if (ids.length === 0) return new JsonAnswer('[]');
+    const { shown } = linkEntityViews(await this.entities.childSummaryRows(groupId, ids));
+    return new JsonAnswer(`[${shown.join(',')}]`);
   }
 
   /**
@@ -38,14 +47,16 @@ export class EntityViewsService {
   ): Promise<EntityViewPage> {
     const rows = await this.entities.pageRows(filter, order, limit ?? null, offset);
     const total = rows[0]?.total ?? 0;
-    return { total, items: toEntityViews(rows.filter((row) => row.id !== null)).shown };
+    const onPage = rows.filter((row) => row.id !== null);
+    let totalPrice = 0;
+    for (const row of onPage) if (row.position !== null) totalPrice += row.price ?? 0;
+    return { total, items: linkEntityViews(onPage).shown, totalPrice };
   }
 
   /** The summary view of one entity of the group, or 404. */
-  async summary(groupId: string, id: string): Promise<EntitySummaryDto> {
-    const views = toEntityViews(await this.entities.summaryRows(groupId, id));
-    const summary = views.summaries[0];
-    if (!summary) throw new NotFoundException(`entity ${id} not found`);
-    return summary;
+  async summary(groupId: string, id: string): Promise<JsonAnswer<EntitySummaryDto>> {
+    const [summary] = linkEntityViews(await this.entities.summaryRows(groupId, id)).summaries;
+    if (summary === undefined) throw new NotFoundException(`entity ${id} not found`);
+    return new JsonAnswer(summary);
   }
 }

@@ -61,7 +61,7 @@ export class LabelsService {
   async assetLabel(user: AuthUser, assetId: string, request: LabelRequest): Promise<LabelResult> {
     this.assertMayPrint(user, request);
     const page = await this.entities.findByAssetId(user, assetId, undefined, undefined);
-    const entity = page.items[0];
+    const entity = page.value().items[0];
     if (!entity) throw new NotFoundException(ASSET_NOT_FOUND_MESSAGE);
     const path = await this.entities.path(user, entity.id);
     return this.produce(

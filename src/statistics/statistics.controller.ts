@@ -1,11 +1,10 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import { sendJsonAnswer } from '../common/http/json-answer.js';
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import {
   GroupStatisticsDto,
   TotalsByOrganizerDto,
@@ -62,11 +61,10 @@ export class StatisticsController {
   })
   @ApiOkResponse({ type: [TotalsByOrganizerDto] })
   @ApiResponse({ status: 304, description: 'The totals are still the ones of the ETag' })
-  async getLocationStatistics(
+  getLocationStatistics(
     @CurrentUser() user: AuthUser,
-    @Res() response: Response,
-  ): Promise<void> {
-    sendJsonAnswer(response, await this.statistics.locations(user));
+  ): Promise<JsonAnswer<TotalsByOrganizerDto[]>> {
+    return this.statistics.locations(user);
   }
 
   @Get('tags')

@@ -67,7 +67,7 @@ export class StatisticsService {
    * Per location, the sum of its direct items' purchase prices, as JSON: built once per version
    * of the group's location totals (`location_versions`) and carrying that version as its ETag.
    */
-  async locations(user: AuthUser): Promise<JsonAnswer> {
+  async locations(user: AuthUser): Promise<JsonAnswer<TotalsByOrganizerDto[]>> {
     const { groupId } = user;
     const version = await this.statistics.locationTotalsVersion(groupId);
     return this.locationTotals.json(groupId, version, () =>

@@ -1,4 +1,4 @@
-import { jsonAnswer, type JsonAnswer } from '../http/json-answer.js';
+import { JsonAnswer } from '../http/json-answer.js';
 
 /** How many bytes of answers one kind of kept answer holds per instance, over all groups. */
 export const KEPT_ANSWERS_BYTES = 16 * 1024 * 1024;
@@ -28,9 +28,11 @@ export class KeptAnswers {
    * The JSON answer of `groupId` at `version` (`answer`, with `build`'s value written as JSON),
    * with the version as its ETag.
    */
-  async json(groupId: string, version: string, build: () => Promise<unknown>): Promise<JsonAnswer> {
-    const body = await this.answer(groupId, version, async () => jsonAnswer(await build()));
-    return { body, etag: `"${groupId}.${version}"` };
+  async json<T>(groupId: string, version: string, build: () => Promise<T>): Promise<JsonAnswer<T>> {
+    const body = await this.answer(groupId, version, async () =>
+      Buffer.from(JSON.stringify(await build())),
+    );
+    return new JsonAnswer<T>(body, `"${groupId}.${version}"`);
   }
 
   /** The answer of `groupId` at `version`: kept, being built, or built now by `build`. */

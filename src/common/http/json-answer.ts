@@ -1,19 +1,36 @@
 import type { Response } from 'express';
 
-/** An answer already written as JSON, with its ETag when it has a version (KeptAnswers). */
-export interface JsonAnswer {
-  body: Buffer;
-  etag?: string;
+/**
+ * An answer already written as JSON (by PostgreSQL, or kept from an earlier request), which a
+ * route handler returns and the HTTP adapter (`TroveExpressAdapter`) sends as it is, with its
+ * ETag when it has one: a request whose `If-None-Match` names it gets 304 and no body. `T` is
+ * the shape the JSON holds, for the handler's signature. Serialised inside another value (a
+ * stored idempotent response), it stands for that value.
+ */
+export class JsonAnswer<T = unknown> {
+  constructor(
+    readonly body: string | Buffer,
+    readonly etag?: string,
+  ) {}
+
+  /** `value` written as JSON. */
+  static of<T>(value: T, etag?: string): JsonAnswer<T> {
+    return new JsonAnswer<T>(JSON.stringify(value), etag);
+  }
+
+  /** The value the JSON holds, for code that needs it as an object. */
+  value(): T {
+    return JSON.parse(this.body.toString()) as T;
+  }
+
+  toJSON(): T {
+    return this.value();
+  }
 }
 
-/** Bytes of JSON as the body of a route handler's own answer. */
-export const jsonAnswer = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
-
-/**
- * Sends `answer` as the JSON answer of a handler that takes `@Res()`: with its ETag, a request
- * whose `If-None-Match` names it gets 304 and no body (Express compares them).
- */
-export function sendJsonAnswer(response: Response, answer: JsonAnswer): void {
+/** Sends `answer` on `response` (see `JsonAnswer`), with `statusCode` if given. */
+export function sendJsonAnswer(response: Response, answer: JsonAnswer, statusCode?: number): void {
+  if (statusCode !== undefined) response.status(statusCode);
   if (answer.etag) response.setHeader('ETag', answer.etag);
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.send(answer.body);

@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import type { AuthIdentity } from '../../auth/auth-user.js';
 import { ValidationFailedException } from '../errors/validation-failed.exception.js';
+import { JsonAnswer } from '../http/json-answer.js';
 import { IdempotencyService } from './idempotency.service.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENT_KEY } from './idempotent.decorator.js';
 import { requestFingerprint } from './request-fingerprint.js';
@@ -23,6 +24,14 @@ export const KEY_REUSED_MESSAGE =
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/** A handler's answer as the JSON text it is sent as (null for none), to send again as it is. */
+const storedBody = (body: unknown): string | null =>
+  body === undefined
+    ? null
+    : body instanceof JsonAnswer
+      ? body.body.toString()
+      : JSON.stringify(body);
 
 /**
  * For routes marked @Idempotent(): with an `Idempotency-Key` header, the key is reserved in
@@ -66,7 +75,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         throw new ConflictException(IN_PROGRESS_MESSAGE);
       case 'replay':
         response.setHeader(REPLAYED_HEADER, 'true');
-        return of(claim.body === null ? undefined : JSON.parse(claim.body));
+        // The stored JSON is sent as it was first written.
+        return of(claim.body === null ? undefined : new JsonAnswer(claim.body));
     }
     const { reservation } = claim;
     const status =
@@ -74,11 +84,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       (request.method === 'POST' ? 201 : 200);
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
-        await this.keys.complete(
-          reservation,
-          status,
-          body === undefined ? null : JSON.stringify(body),
-        );
+        await this.keys.complete(reservation, status, storedBody(body));
         return body;
       }),
       catchError((error: unknown) =>
