@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../database/json.sql.js';
+import { isoTimestamp, jsonObject } from '../database/json.sql.js';
 import type { AttachmentRecord } from './attachment.record.js';
 import type { AttachmentStoredDto, AttachmentSummaryDto } from './dto/attachment.dto.js';
 
@@ -35,18 +35,31 @@ export const toAttachmentSummary = (record: AttachmentRecord): AttachmentSummary
  * `alias`, as JSON, or null when there is no row.
  */
 const attachmentStoredJson = (alias: string): string => `CASE WHEN ${alias}.id IS NOT NULL THEN
-  json_build_object('id', ${alias}.id, 'created_at', ${isoTimestamp(`${alias}.created_at`)},
-  'updated_at', ${isoTimestamp(`${alias}.updated_at`)}, 'mime_type', ${alias}.mime_type,
-  'path', ${alias}.path, 'primary', ${alias}."primary", 'title', ${alias}.title,
-  'type', ${alias}.type, 'edges', '{}'::json) END`;
+  ${jsonObject({
+    id: `${alias}.id`,
+    created_at: isoTimestamp(`${alias}.created_at`),
+    updated_at: isoTimestamp(`${alias}.updated_at`),
+    mime_type: `${alias}.mime_type`,
+    path: `${alias}.path`,
+    primary: `${alias}."primary"`,
+    title: `${alias}.title`,
+    type: `${alias}.type`,
+    edges: `'{}'::json`,
+  })} END`;
 
 /**
  * `toAttachmentSummary` written as SQL: the summary view of the attachment row `alias` with its
  * thumbnail, the attachment row `thumbnail` (left-joined on `alias.thumbnail_id`), as JSON.
  */
 export const attachmentSummaryJson = (alias: string, thumbnail: string): string =>
-  `json_build_object(
-  'id', ${alias}.id, 'createdAt', ${isoTimestamp(`${alias}.created_at`)},
-  'updatedAt', ${isoTimestamp(`${alias}.updated_at`)}, 'mimeType', ${alias}.mime_type,
-  'path', ${alias}.path, 'primary', ${alias}."primary", 'title', ${alias}.title,
-  'type', ${alias}.type, 'thumbnail', ${attachmentStoredJson(thumbnail)})`;
+  jsonObject({
+    id: `${alias}.id`,
+    createdAt: isoTimestamp(`${alias}.created_at`),
+    updatedAt: isoTimestamp(`${alias}.updated_at`),
+    mimeType: `${alias}.mime_type`,
+    path: `${alias}.path`,
+    primary: `${alias}."primary"`,
+    title: `${alias}.title`,
+    type: `${alias}.type`,
+    thumbnail: attachmentStoredJson(thumbnail),
+  });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
+import { CONNECTION_SETTINGS } from './connection-settings.js';
 import { watchPoolClient } from './database-availability.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { RECORDS } from './records.js';
@@ -7,16 +8,6 @@ import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /** `date` columns stay `YYYY-MM-DD` strings; pg's default makes local-midnight Dates. */
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
-
-/**
- * Settings of every connection of Trove's pool. Statements Trove prepares (`Database.prepared`:
- * fixed texts whose plan does not depend on the values) run with one generic plan per
- * connection, planned once, instead of being planned again for every call, which for the large
- * view statements costs more than running them; other statements are sent unnamed and planned
- * with their values, as always. No JIT compilation: no statement of Trove's runs long enough
- * to repay it.
- */
-export const CONNECTION_SETTINGS = '-c plan_cache_mode=force_generic_plan -c jit=off';
 
 /**
  * The one options builder used by the app, the migration command and the tests. `poolWaitMs`

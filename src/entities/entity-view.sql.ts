@@ -1,6 +1,6 @@
 import { attachmentSummaryJson } from '../attachments/attachment.mapper.js';
 import { ancestors } from '../database/hierarchy.sql.js';
-import { isoDay, isoTimestamp } from '../database/json.sql.js';
+import { isoDay, isoTimestamp, jsonArray, jsonObject } from '../database/json.sql.js';
 import { nameOrder } from '../database/name-order.js';
 import { entityTypeSummaryJson } from '../entity-types/entity-type.mapper.js';
 import { tagSummaryJson } from '../tags/tag.mapper.js';
@@ -81,20 +81,33 @@ const VIEWS = `links AS (
   )`;
 
 /** What the summary view has beyond the child summary, less `location` and `children`. */
-export const DETAIL = `json_build_object(
-  'lifetimeWarranty', e.lifetime_warranty, 'manufacturer', e.manufacturer,
-  'modelNumber', e.model_number, 'serialNumber', e.serial_number, 'notes', e.notes,
-  'purchaseDate', ${isoDay('e.purchase_date')}, 'purchaseFrom', e.purchase_from,
-  'soldNotes', e.sold_notes, 'soldPrice', e.sold_price, 'soldTo', e.sold_to,
-  'syncChildEntityLocations', e.sync_child_entity_locations,
-  'totalPrice', e.purchase_price::float8 * e.quantity,
-  'warrantyDetails', e.warranty_details, 'warrantyExpires', ${isoDay('e.warranty_expires')},
-  'fields', (SELECT coalesce(json_agg(${entityFieldJson('f')}
-    ORDER BY f.position, f.created_at, f.id), '[]') FROM entity_fields f WHERE f.entity_id = e.id),
-  'attachments', (SELECT coalesce(json_agg(${attachmentSummaryJson('a', 'th')}
-    ORDER BY a.created_at, a.id), '[]')
-    FROM attachments a LEFT JOIN attachments th ON th.id = a.thumbnail_id
-    WHERE a.entity_id = e.id AND a.type <> 'thumbnail'))`;
+export const DETAIL = jsonObject({
+  lifetimeWarranty: 'e.lifetime_warranty',
+  manufacturer: 'e.manufacturer',
+  modelNumber: 'e.model_number',
+  serialNumber: 'e.serial_number',
+  notes: 'e.notes',
+  purchaseDate: isoDay('e.purchase_date'),
+  purchaseFrom: 'e.purchase_from',
+  soldNotes: 'e.sold_notes',
+  soldPrice: 'e.sold_price',
+  soldTo: 'e.sold_to',
+  syncChildEntityLocations: 'e.sync_child_entity_locations',
+  totalPrice: 'e.purchase_price::float8 * e.quantity',
+  warrantyDetails: 'e.warranty_details',
+  warrantyExpires: isoDay('e.warranty_expires'),
+  fields: jsonArray(
+    entityFieldJson('f'),
+    'FROM entity_fields f WHERE f.entity_id = e.id',
+    'f.position, f.created_at, f.id',
+  ),
+  attachments: jsonArray(
+    attachmentSummaryJson('a', 'th'),
+    `FROM attachments a LEFT JOIN attachments th ON th.id = a.thumbnail_id
+     WHERE a.entity_id = e.id AND a.type <> 'thumbnail'`,
+    'a.created_at, a.id',
+  ),
+});
 
 /**
  * `chain(id, parent_id, depth)`: the rows of `seed(id, parent_id, ...)` and all their ancestors

@@ -1,5 +1,6 @@
 import type { AttachmentRecord } from '../attachments/attachment.record.js';
 import { MAX_HIERARCHY_DEPTH } from '../database/hierarchy.sql.js';
+import { jsonObject } from '../database/json.sql.js';
 import { compareByName } from '../database/name-order.js';
 import { toEntityTypeSummary } from '../entity-types/entity-type.mapper.js';
 import { toTagSummary } from '../tags/tag.mapper.js';
@@ -47,10 +48,15 @@ export const toEntityField = (record: EntityFieldRecord): EntityFieldDto => ({
 });
 
 /** `toEntityField` written as SQL: the custom field row `alias`, as JSON. */
-export const entityFieldJson = (alias: string): string => `json_build_object(
-  'id', ${alias}.id, 'type', ${alias}.type, 'name', ${alias}.name,
-  'textValue', ${alias}.text_value, 'numberValue', ${alias}.number_value,
-  'booleanValue', ${alias}.boolean_value)`;
+export const entityFieldJson = (alias: string): string =>
+  jsonObject({
+    id: `${alias}.id`,
+    type: `${alias}.type`,
+    name: `${alias}.name`,
+    textValue: `${alias}.text_value`,
+    numberValue: `${alias}.number_value`,
+    booleanValue: `${alias}.boolean_value`,
+  });
 
 /** What the child summary of an entity needs beyond its row with type and tags. */
 export interface EntityChildSummaryExtras {

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../database/json.sql.js';
+import { isoTimestamp, jsonObject } from '../database/json.sql.js';
 import type { TemplateRecord } from '../templates/template.record.js';
 import type {
   EntityTypeStoredDto,
@@ -45,16 +45,24 @@ export function toEntityTypeSummary(record: EntityTypeRecord): EntityTypeSummary
  * `toEntityTypeSummary` written as SQL: the summary view of the type row `type`, whose default
  * template row is `template` (left joined), as JSON.
  */
-export const entityTypeSummaryJson = (type: string, template: string): string => `json_build_object(
-  'id', ${type}.id, 'name', ${type}.name, 'description', ${type}.description, 'icon', ${type}.icon,
-  'isLocation', ${type}.is_location,
-  'defaultTemplateId', coalesce(${type}.default_template_id::text, ''),
-  'defaultTemplate', CASE WHEN ${template}.id IS NOT NULL THEN json_build_object(
-    'id', ${template}.id, 'name', ${template}.name, 'description', ${template}.description,
-    'createdAt', ${isoTimestamp(`${template}.created_at`)},
-    'updatedAt', ${isoTimestamp(`${template}.updated_at`)}) END,
-  'createdAt', ${isoTimestamp(`${type}.created_at`)},
-  'updatedAt', ${isoTimestamp(`${type}.updated_at`)})`;
+export const entityTypeSummaryJson = (type: string, template: string): string =>
+  jsonObject({
+    id: `${type}.id`,
+    name: `${type}.name`,
+    description: `${type}.description`,
+    icon: `${type}.icon`,
+    isLocation: `${type}.is_location`,
+    defaultTemplateId: `coalesce(${type}.default_template_id::text, '')`,
+    defaultTemplate: `CASE WHEN ${template}.id IS NOT NULL THEN ${jsonObject({
+      id: `${template}.id`,
+      name: `${template}.name`,
+      description: `${template}.description`,
+      createdAt: isoTimestamp(`${template}.created_at`),
+      updatedAt: isoTimestamp(`${template}.updated_at`),
+    })} END`,
+    createdAt: isoTimestamp(`${type}.created_at`),
+    updatedAt: isoTimestamp(`${type}.updated_at`),
+  });
 
 /** The stored view (spec §2.6), with the stored views of the relations the caller loaded. */
 export function toEntityTypeStored(

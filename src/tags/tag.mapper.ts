@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../database/json.sql.js';
+import { isoTimestamp, jsonObject } from '../database/json.sql.js';
 import type { TagOutDto } from './dto/tag-out.dto.js';
 import type { TagStoredDto, TagStoredEdgesDto } from './dto/tag-stored.dto.js';
 import type { TagSummaryDto } from './dto/tag-summary.dto.js';
@@ -17,11 +17,17 @@ export const toTagSummary = (record: TagRecord): TagSummaryDto => ({
 });
 
 /** `toTagSummary` written as SQL: the summary view of the tag row `alias`, as JSON. */
-export const tagSummaryJson = (alias: string): string => `json_build_object(
-  'id', ${alias}.id, 'name', ${alias}.name, 'description', ${alias}.description,
-  'color', ${alias}.color, 'icon', ${alias}.icon, 'parentId', ${alias}.parent_id,
-  'createdAt', ${isoTimestamp(`${alias}.created_at`)},
-  'updatedAt', ${isoTimestamp(`${alias}.updated_at`)})`;
+export const tagSummaryJson = (alias: string): string =>
+  jsonObject({
+    id: `${alias}.id`,
+    name: `${alias}.name`,
+    description: `${alias}.description`,
+    color: `${alias}.color`,
+    icon: `${alias}.icon`,
+    parentId: `${alias}.parent_id`,
+    createdAt: isoTimestamp(`${alias}.created_at`),
+    updatedAt: isoTimestamp(`${alias}.updated_at`),
+  });
 
 /** One tag with its parent (null for a root) and its direct children, in the order given. */
 export const toTagOut = (
