@@ -17,7 +17,7 @@ export { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/sta
 /**
  * What every shown entity carries (entities.service.ts and entity-views.service.ts): the whole
  * row, its type with the default template, its tags, its primary photo and, for a location, the
- * quantity of the items directly inside it.
+ * quantity of the items directly inside it (from the sums the database keeps, as Trove reads it).
  */
 const ENTITY_VIEW = `
   e.*,
@@ -29,8 +29,9 @@ const ENTITY_VIEW = `
      WHERE a.entity_id = e.id AND a.type = 'photo' AND a."primary"
      ORDER BY a.created_at LIMIT 1) AS photo,
   CASE WHEN t.is_location THEN
-    (SELECT coalesce(sum(c.quantity), 0) FROM entities c JOIN entity_types ct ON ct.id = c.entity_type_id
-       WHERE c.parent_id = e.id AND NOT c.archived AND NOT ct.is_location)
+    (SELECT coalesce(sum(i.quantity), 0) FROM entity_child_items i
+       JOIN entity_types ct ON ct.id = i.entity_type_id
+       WHERE i.parent_id = e.id AND NOT ct.is_location)
   END AS item_count`;
 
 const VIEW_JOINS = `JOIN entity_types t ON t.id = e.entity_type_id

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { CONNECTION_SETTINGS } from '../src/database/connection-settings.js';
 import { measureAttachmentThroughput, type AttachmentThroughput } from './attachments.js';
 import { createBenchDatabase } from './database.js';
 import { runHttpLoad, type HttpLoad } from './load.js';
@@ -153,7 +154,12 @@ async function main(): Promise<void> {
   const baseUrl = trove.baseUrl;
 
   const session = await signUp(baseUrl);
-  const pool = new pg.Pool({ connectionString: database.url, max: settings.connections });
+  // The raw SQL's connections are set as Trove's are (prepared statements run generic plans).
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: settings.connections,
+    options: CONNECTION_SETTINGS,
+  });
   cleanups.push({ name: 'close pool', run: () => pool.end() });
   const { rows: types } = await pool.query<{ id: string; is_location: boolean }>(
     `SELECT id, is_location FROM entity_types WHERE group_id = $1 AND name IN ('Item', 'Location')`,
