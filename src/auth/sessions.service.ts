@@ -25,6 +25,8 @@ export interface TokenClaims {
   sub: string;
   jti: string;
   typ: 'session' | 'attachment';
+  /** Expiry, in seconds since the epoch (passport-jwt has checked it). */
+  exp?: number;
 }
 
 export interface IssuedSession {
@@ -35,6 +37,10 @@ export interface IssuedSession {
 }
 
 /** A verified session or attachment token as the caller sees it (a fresh object each time). */
+/** The earlier of a stored expiry and a token's (milliseconds since the epoch); null: none. */
+const earlier = (stored: Date | null, token: number | null): Date | null =>
+  token !== null && (stored === null || token < stored.getTime()) ? new Date(token) : stored;
+
 function toIdentity(verified: VerifiedCredential): AuthIdentity {
   const tokenId = verified.credentialId;
   return {
@@ -150,10 +156,22 @@ export class SessionsService {
       credentialId: claims.jti,
       roles: stored.roles,
       tenant: stored.tenant,
-      expiresAt: stored.expiresAt,
+      // Kept no longer than the token itself is valid, nor its stored row.
+      expiresAt: earlier(stored.expiresAt, claims.exp === undefined ? null : claims.exp * 1000),
     };
     this.verified.keep(ticket, key, verified);
     return toIdentity(verified);
+  }
+
+  /**
+   * The identity behind a session or attachment token this instance has verified before (its
+   * signature, expiry and stored row) and that no instance has revoked since: the very same
+   * token, by its hash, in `VerifiedCredentials`. Undefined when it is not known; the token
+   * must then be checked whole.
+   */
+  knownIdentity(rawToken: string, tenant: string | undefined): AuthIdentity | undefined {
+    const cached = this.verified.get(credentialKey(sha256(rawToken), tenant));
+    return cached && toIdentity(cached);
   }
 
   /**

@@ -6,6 +6,7 @@ import { ApiKeysService, isApiKey } from '../api-keys.service.js';
 import type { AuthIdentity } from '../auth-user.js';
 import { IS_PUBLIC_KEY } from '../decorators/public.decorator.js';
 import { requestedTenant } from '../identity.repository.js';
+import { SessionsService } from '../sessions.service.js';
 import { presentedToken } from '../token-extraction.js';
 
 export const NO_TOKEN_MESSAGE = 'authorization header or query is required';
@@ -13,14 +14,16 @@ export const INVALID_TOKEN_MESSAGE = 'valid authorization token is required';
 
 /**
  * Deny by default: every route needs a valid session token or API key unless it is @Public().
- * Session tokens go through passport-jwt; API keys (only in the Authorization header) are
- * checked against their stored hash.
+ * Session tokens go through passport-jwt, unless this very token was verified whole before and
+ * not revoked since (`SessionsService.knownIdentity`); API keys (only in the Authorization
+ * header) are checked against their stored hash.
  */
 @Injectable()
 export class AuthenticationGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
+    private readonly sessions: SessionsService,
   ) {
     super();
   }
@@ -41,6 +44,11 @@ export class AuthenticationGuard extends AuthGuard('jwt') {
           : undefined;
       if (!identity) throw new UnauthorizedException(INVALID_TOKEN_MESSAGE);
       request.user = identity;
+      return true;
+    }
+    const known = this.sessions.knownIdentity(presented.token, requestedTenant(request));
+    if (known) {
+      request.user = known;
       return true;
     }
     return (await super.canActivate(context)) as boolean;
