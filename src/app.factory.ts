@@ -5,10 +5,10 @@ import { WsAdapter } from '@nestjs/platform-ws';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import type { NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { bodyDepthLimit, MAX_BODY_DEPTH } from './common/http/body-depth-limit.js';
+import { securityHeaders } from './common/http/security-headers.js';
 import { TroveExpressAdapter } from './common/http/trove-express-adapter.js';
 import { PinoNestLogger } from './common/logging/logger.js';
 import { requestLogging } from './common/logging/request-logging.js';
@@ -51,7 +51,7 @@ export function configureApp(
   if (config.web.trustProxy) app.set('trust proxy', true);
   app.use(requestLogging(logger));
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
