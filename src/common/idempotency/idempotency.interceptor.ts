@@ -14,9 +14,9 @@ import type { AuthIdentity } from '../../auth/auth-user.js';
 import { ValidationFailedException } from '../errors/validation-failed.exception.js';
 import { JsonAnswer } from '../http/json-answer.js';
 import { IdempotencyService } from './idempotency.service.js';
-import { IDEMPOTENCY_HEADER, IDEMPOTENT_KEY } from './idempotent.decorator.js';
 import { requestFingerprint } from './request-fingerprint.js';
 
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IN_PROGRESS_MESSAGE = 'a request with this Idempotency-Key is still in progress';
 export const BAD_KEY_MESSAGE = 'Idempotency-Key must be 1 to 255 printable ASCII characters';
 export const KEY_REUSED_MESSAGE =
@@ -34,7 +34,7 @@ const storedBody = (body: unknown): string | null =>
       : JSON.stringify(body);
 
 /**
- * For routes marked @Idempotent(): with an `Idempotency-Key` header, the key is reserved in
+ * For routes marked @Idempotent() (the decorator applies it to them): with an `Idempotency-Key` header, the key is reserved in
  * PostgreSQL before the handler runs (a concurrent request with the key gets 409), the
  * response is stored once the handler succeeds, and the reservation is deleted when it fails,
  * so a retry runs again. A repeat with the same key, user and request gets the stored response
@@ -49,7 +49,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
-    if (!this.reflector.get<boolean>(IDEMPOTENT_KEY, context.getHandler())) return next.handle();
     const request = context.switchToHttp().getRequest<Request & { user?: AuthIdentity }>();
     const response = context.switchToHttp().getResponse<Response>();
     const header = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];

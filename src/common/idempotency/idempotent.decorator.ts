@@ -1,19 +1,17 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { ErrorResponseDto, ValidationErrorResponseDto } from '../errors/error-response.dto.js';
-
-export const IDEMPOTENT_KEY = 'trove:idempotent';
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+import { IDEMPOTENCY_HEADER, IdempotencyInterceptor } from './idempotency.interceptor.js';
 
 /**
  * Marks a route whose repeat would do its work twice (a create, a return of part of a
  * check-out): it accepts an `Idempotency-Key` header, and a repeat with the same key by the same
  * user within 24 hours gets the first response again instead of doing anything (see
- * IdempotencyInterceptor).
+ * IdempotencyInterceptor, which runs on these routes only).
  */
 export const Idempotent = (): MethodDecorator =>
   applyDecorators(
-    SetMetadata(IDEMPOTENT_KEY, true),
+    UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: IDEMPOTENCY_HEADER,
       required: false,
