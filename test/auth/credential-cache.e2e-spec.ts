@@ -1,10 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionRepository } from '../../src/auth/session.repository.js';
+import { SessionsService, TOKEN_ISSUER } from '../../src/auth/sessions.service.js';
 import { CREDENTIALS_CHANNEL } from '../../src/auth/verified-credentials.js';
+import { sha256 } from '../../src/common/security/sha256.js';
 import {
   DatabaseNotifications,
   NOTIFICATIONS_APPLICATION_NAME,
@@ -203,6 +208,37 @@ describe('verified credentials cached by each instance', () => {
       // Once verified, each request is the entity's statement alone.
       expect(warm).toEqual([[view], [view], [view], [view], [view]]);
     }
+  });
+
+  it('refuses a warmed token once the token itself expires, though its stored row lives on', async () => {
+    const owner = await signUp(a, { name: 'Ada' });
+    const path = `/api/v1/entities/${await createEntity(owner)}`;
+    // A token valid for 2 s whose stored row would last an hour: the cache keeps the earlier.
+    const key = await b.app.get(SessionsService).signingKey();
+    const tokenId = randomUUID();
+    const token = jwt.sign({ typ: 'session' }, key, {
+      algorithm: 'HS256',
+      subject: owner.id,
+      jwtid: tokenId,
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_ISSUER,
+      expiresIn: 2,
+    });
+    const { exp } = jwt.decode(token) as { exp: number };
+    await a.app.get(SessionRepository).insert([
+      {
+        id: tokenId,
+        userId: owner.id,
+        tokenHash: sha256(token),
+        expiresAt: new Date(Date.now() + 3_600_000),
+        role: 'user',
+        singleSignOn: false,
+      },
+    ]);
+    await warm(`Bearer ${token}`, path);
+    await waitUntil(() => Date.now() > exp * 1000 + 50);
+    const refused = await b.http.get(path).set('Authorization', `Bearer ${token}`).expect(401);
+    expect(refused.body).toMatchObject({ error: 'valid authorization token is required' });
   });
 
   it('refuses a token warmed on B as soon as it is logged out through A', async () => {
