@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
-import { CONNECTION_SETTINGS } from './connection-settings.js';
+import { applyConnectionSettings } from './connection-settings.js';
 import { watchPoolClient } from './database-availability.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { RECORDS } from './records.js';
@@ -33,8 +33,10 @@ export function buildDataSourceOptions(
     extra: {
       max: poolSize,
       connectionTimeoutMillis: poolWaitMs,
-      onConnect: watchPoolClient,
-      options: CONNECTION_SETTINGS,
+      onConnect: async (client: pg.PoolClient) => {
+        watchPoolClient(client);
+        await applyConnectionSettings(client);
+      },
     },
   };
 }
