@@ -5,7 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedPostgres, loadBinaries } from '../../src/database/embedded-postgres.js';
+import {
+  EmbeddedPostgres,
+  loadBinaries,
+  sharedBuffersMiB,
+} from '../../src/database/embedded-postgres.js';
 
 const serverProcesses = (dataDir: string): string[] => {
   const output = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
@@ -46,6 +50,24 @@ describe('embedded PostgreSQL', () => {
     expect(await query(second.url, 'SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
     await second.stop();
     expect(serverProcesses(dataDir)).toEqual([]);
+  });
+
+  it('sizes its shared buffers after the memory there is', async () => {
+    const server = await EmbeddedPostgres.start({ dataDir, port: 0, log: () => undefined });
+    try {
+      const buffers = `SELECT (setting::bigint * current_setting('block_size')::int / 1048576)::int AS mib
+                       FROM pg_settings WHERE name = 'shared_buffers'`;
+      expect(await query(server.url, buffers)).toEqual([{ mib: sharedBuffersMiB() }]);
+    } finally {
+      await server.stop();
+    }
+    const GiB = 2 ** 30;
+    // An eighth of the memory, of the container's limit where it is lower, within 128 MiB..1 GiB.
+    expect(sharedBuffersMiB(4 * GiB, undefined)).toBe(512);
+    expect(sharedBuffersMiB(64 * GiB, 2 * GiB)).toBe(256);
+    expect(sharedBuffersMiB(64 * GiB, 2 ** 64)).toBe(1024);
+    expect(sharedBuffersMiB(64 * GiB, 0)).toBe(1024);
+    expect(sharedBuffersMiB(GiB / 2, undefined)).toBe(128);
   });
 
   it('lowers and matches non-ASCII text case-insensitively', async () => {
