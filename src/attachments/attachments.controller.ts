@@ -1,4 +1,3 @@
-import type { JsonAnswer } from '../common/http/json-answer.js';
 import { pipeline } from 'node:stream/promises';
 import {
   Body,
@@ -32,6 +31,7 @@ import { AllowAttachmentToken } from '../auth/decorators/allow-attachment-token.
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';

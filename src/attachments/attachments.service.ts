@@ -1,10 +1,10 @@
-import type { JsonAnswer } from '../common/http/json-answer.js';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';

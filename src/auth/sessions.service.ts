@@ -36,11 +36,11 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-/** A verified session or attachment token as the caller sees it (a fresh object each time). */
 /** The earlier of a stored expiry and a token's (milliseconds since the epoch); null: none. */
 const earlier = (stored: Date | null, token: number | null): Date | null =>
   token !== null && (stored === null || token < stored.getTime()) ? new Date(token) : stored;
 
+/** A verified session or attachment token as the caller sees it (a fresh object each time). */
 function toIdentity(verified: VerifiedCredential): AuthIdentity {
   const tokenId = verified.credentialId;
   return {

@@ -342,7 +342,8 @@ export class EntitiesService implements OnModuleInit {
     const ids = await this.entities.idsByAssetId(user.groupId, assetId);
     const items = await this.views.childSummaries(user.groupId, ids);
     return new JsonAnswer(
-      `{"page":${page ?? -1},"pageSize":${pageSize ?? -1},"total":${ids.length},"items":${items.body.toString()}}`,
+      `{"page":${page ?? -1},"pageSize":${pageSize ?? -1},"total":${items.length},` +
+        `"items":[${items.join(',')}]}`,
     );
   }
 

@@ -1,8 +1,8 @@
-import type { JsonAnswer } from '../common/http/json-answer.js';
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { AttachmentsService } from '../attachments/attachments.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { JsonAnswer } from '../common/http/json-answer.js';
 import { MaintenanceService } from '../maintenance/maintenance.service.js';
 import { StockService } from '../stock/stock.service.js';
 import type { DuplicateEntityDto } from './dto/duplicate-entity.dto.js';

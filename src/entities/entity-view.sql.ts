@@ -18,12 +18,9 @@ import { entityFieldJson } from './entity.mapper.js';
  * `VIEWS` builds their views set by set: each tag and type shown is written once, and the tags,
  * photos and item counts of all the entities are read in one pass each, not once per entity,
  * each by key from an array of the ids (so that the plan reads them by index however many rows
- * it expects: the statements are prepared and run with generic plans, see database.ts).
+ * it expects: the statements are prepared and run with generic plans, see
+ * connection-settings.ts).
  */
-
-/** The type `t` of `e` and its default template `tpl`. */
-export const VIEW_JOINS = `JOIN entity_types t ON t.id = e.entity_type_id
-  LEFT JOIN entity_templates tpl ON tpl.id = t.default_template_id`;
 
 /** An asset id as `formatAssetId` writes it: `000-123`, `123-4567`, `""` for none. */
 const assetIdText = (column: string): string => `CASE WHEN ${column} > 0 THEN

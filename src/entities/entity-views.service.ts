@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { JsonAnswer } from '../common/http/json-answer.js';
-import type { EntityChildSummaryDto, EntitySummaryDto } from './dto/entity-summary.dto.js';
+import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
 import type { EntityFilter } from './entity-filter.js';
 import { linkEntityViews } from './entity.mapper.js';
 import { EntityRepository } from './entity.repository.js';
@@ -25,14 +25,13 @@ export interface EntityViewPage {
 export class EntityViewsService {
   constructor(private readonly entities: EntityRepository) {}
 
-  /** Child summaries of the given entities of the group, in the order given (unknown ids dropped). */
-  async childSummaries(
-    groupId: string,
-    ids: string[],
-  ): Promise<JsonAnswer<EntityChildSummaryDto[]>> {
-    if (ids.length === 0) return new JsonAnswer('[]');
-    const { shown } = linkEntityViews(await this.entities.childSummaryRows(groupId, ids));
-    return new JsonAnswer(`[${shown.join(',')}]`);
+  /**
+   * Child summaries (JSON text) of the given entities of the group, in the order given (unknown
+   * ids dropped).
+   */
+  async childSummaries(groupId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return linkEntityViews(await this.entities.childSummaryRows(groupId, ids)).shown;
   }
 
   /**

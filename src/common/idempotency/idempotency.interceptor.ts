@@ -34,8 +34,8 @@ const storedBody = (body: unknown): string | null =>
       : JSON.stringify(body);
 
 /**
- * For routes marked @Idempotent() (the decorator applies it to them): with an `Idempotency-Key` header, the key is reserved in
- * PostgreSQL before the handler runs (a concurrent request with the key gets 409), the
+ * For routes marked @Idempotent(), which applies it to them alone: with an `Idempotency-Key`
+ * header, the key is reserved in PostgreSQL before the handler runs (a concurrent request with the key gets 409), the
  * response is stored once the handler succeeds, and the reservation is deleted when it fails,
  * so a retry runs again. A repeat with the same key, user and request gets the stored response
  * again; with another request, 422. Without the header nothing changes.
