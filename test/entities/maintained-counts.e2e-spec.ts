@@ -20,9 +20,11 @@ interface CountRow {
 /**
  * The unfiltered list's total comes from counts kept by the database in the transaction of every
  * change (entity_counts). Whatever the changes and however many at once, those counts equal a
- * fresh count of the entities, and so does every total a client reads.
+ * fresh count of the entities, and so does every total a client reads. Each test sends a few
+ * hundred requests and compares every kept count with a fresh one after each round, which takes
+ * up to half a minute on a loaded two-core machine.
  */
-describe('maintained entity counts and sums', () => {
+describe('maintained entity counts and sums', { timeout: 90_000 }, () => {
   let trove: TestApp;
   let owner: Session;
   let itemType: EntityType;
@@ -359,7 +361,6 @@ describe('maintained entity counts and sums', () => {
     const expectFresh = async () => {
       expect(await maintained(owner)).toEqual(await counted(owner));
       await expectSumsExact(owner);
-      await expectTagMatchesExact(owner);
       await expectTagMatchesExact(owner);
       await expectListTotalsExact(owner);
       const stats = (

@@ -2,7 +2,11 @@
 // typescript-loader.mjs): `./x.js` imports resolve to `./x.ts` where only the .ts exists, and .ts
 // files are compiled one at a time with TypeScript itself, with the same options as the tests'
 // transform (test/support/typescript-transform.ts), so Nest's decorator metadata is emitted.
-import { readFile } from 'node:fs/promises';
+// Each compiled module is kept under node_modules/.cache, keyed by its text, so that only the
+// first process of a run pays for compiling them all.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -15,6 +19,29 @@ const COMPILER_OPTIONS = {
   inlineSourceMap: true,
   inlineSources: true,
 };
+
+const CACHE_DIR = fileURLToPath(
+  new URL('../../node_modules/.cache/trove-typescript/', import.meta.url),
+);
+const CACHE_VERSION = `${ts.version} ${JSON.stringify(COMPILER_OPTIONS)}`;
+
+/** The module compiled, from the cache when its text was compiled before. */
+async function compile(fileName, source) {
+  const key = createHash('sha256').update(`${CACHE_VERSION}\0${fileName}\0${source}`).digest('hex');
+  const cached = path.join(CACHE_DIR, `${key}.js`);
+  const hit = await readFile(cached, 'utf8').catch(() => undefined);
+  if (hit !== undefined) return hit;
+  const { outputText } = ts.transpileModule(source, {
+    fileName,
+    compilerOptions: COMPILER_OPTIONS,
+  });
+  // Written aside and renamed: a process reading it meanwhile sees all of it or nothing.
+  const partial = `${cached}.${process.pid}.partial`;
+  await mkdir(CACHE_DIR, { recursive: true });
+  await writeFile(partial, outputText);
+  await rename(partial, cached);
+  return outputText;
+}
 
 const isRelative = (specifier) =>
   specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('file:');
@@ -34,9 +61,6 @@ export async function load(url, context, nextLoad) {
     return nextLoad(url, context);
   }
   const fileName = fileURLToPath(url);
-  const output = ts.transpileModule(await readFile(fileName, 'utf8'), {
-    fileName,
-    compilerOptions: COMPILER_OPTIONS,
-  });
-  return { format: 'module', source: output.outputText, shortCircuit: true };
+  const source = await compile(fileName, await readFile(fileName, 'utf8'));
+  return { format: 'module', source, shortCircuit: true };
 }
