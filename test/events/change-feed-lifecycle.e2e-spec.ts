@@ -97,7 +97,8 @@ describe('GET /api/v1/ws/events: pings, revocation, slow clients, shutdown', () 
       await trove.app.close();
       expect((await feed.closed).code).toBe(CLOSE_GOING_AWAY);
     } finally {
-      await trove.database.drop();
+      // Closed again (nothing left to close), then its database and data directory go.
+      await trove.close();
     }
   });
 });

@@ -51,12 +51,29 @@ export async function createTestApp(
     TROVE_BARCODE_OPENFOODFACTS_URL: '',
     ...env,
   });
-  const app = await createApp(config, database.url, createLogger(config.log));
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number };
+  // What this call made (database, data directory) goes again whatever stops the app: a start
+  // that fails or a close that throws.
+  const release = async (): Promise<void> => {
+    try {
+      if (!shared.database) await database.drop();
+    } finally {
+      if (!shared.dataDir) await rm(dataDir, { recursive: true, force: true });
+    }
+  };
+  let app: NestExpressApplication | undefined;
+  try {
+    app = await createApp(config, database.url, createLogger(config.log));
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await release();
+    throw error;
+  }
+  const started = app;
+  const address = started.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {
-    app,
+    app: started,
     config,
     database,
     baseUrl,
@@ -71,9 +88,11 @@ export async function createTestApp(
       }
     },
     close: async () => {
-      await app.close();
-      if (!shared.database) await database.drop();
-      if (!shared.dataDir) await rm(dataDir, { recursive: true, force: true });
+      try {
+        await started.close();
+      } finally {
+        await release();
+      }
     },
   };
 }
