@@ -12,6 +12,11 @@ export const ENTITY_SEARCH_TEXT =
   `e.model_number || E'\\x1f' || e.manufacturer || E'\\x1f' || e.notes)`;
 
 export interface EntityFilter {
+  /**
+   * The rows `where` reads as `e`: `entities e`, or with a search the entities it matches (see
+   * `searchMatches`).
+   */
+  from: string;
   where: string;
   params: unknown[];
   /**
@@ -57,11 +62,24 @@ const tagMatches = (tag: string, kind: string, includeArchived: boolean): string
       includeArchived ? '' : ' AND NOT m.archived'
     }`;
 
+/**
+ * The entities of group `$1` whose searched text or one of whose custom-field values contains
+ * `pattern` (an ILIKE parameter), as `e`: one bitmap scan of the entities over both the trigram
+ * index on their text and their keys (the entities that fields match, found by the trigram index
+ * on the values), so the cost follows the matches. `OFFSET 0` keeps the plan from ANDing other
+ * filters into that scan: a generic plan would add the kind's type index, and read the bitmap
+ * of every item.
+ */
+const searchMatches = (pattern: string): string =>
+  `(SELECT e.* FROM entities e WHERE e.group_id = $1 AND (${ENTITY_SEARCH_TEXT} ILIKE ${pattern}
+     OR e.id = ANY(ARRAY(SELECT f.entity_id FROM entity_fields f WHERE f.text_value ILIKE ${pattern})))
+   OFFSET 0) e`;
+
 const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The WHERE clause of a list query over `entities e JOIN entity_types t`. All filters are
- * AND-ed. A tag filter matches the entities carrying one of the tags of the group or one of
+ * The rows and WHERE clause of a list query over `<from> JOIN entity_types t`. All filters
+ * are AND-ed. A tag filter matches the entities carrying one of the tags of the group or one of
  * their descendants, read from the kept match sets (tag_matches), so it needs no expansion of
  * the tags first; tags of other groups match nothing.
  */
@@ -71,6 +89,7 @@ export function buildEntityFilter(groupId: string, query: ListEntitiesQueryDto):
     params.push(value);
     return `$${params.length}`;
   };
+  let search: string | undefined;
   const clauses = ['e.group_id = $1'];
   const kind = query.isLocation ? 't.is_location' : 'NOT t.is_location';
   const includeArchived = query.includeArchived ?? false;
@@ -84,13 +103,7 @@ export function buildEntityFilter(groupId: string, query: ListEntitiesQueryDto):
     if (q.startsWith('#') && asset !== undefined) {
       clauses.push(`e.asset_id = ${param(asset)}`);
     } else {
-      const pattern = param(likePattern(q));
-      // The matches first (trigram indexes), then the entities by key: the cost follows the
-      // matches, not the inventory.
-      clauses.push(
-        `e.id = ANY(ARRAY(SELECT e.id FROM entities e WHERE e.group_id = $1 AND ${ENTITY_SEARCH_TEXT} ILIKE ${pattern}
-                          UNION SELECT f.entity_id FROM entity_fields f WHERE f.text_value ILIKE ${pattern}))`,
-      );
+      search = param(likePattern(q));
     }
   }
   const tagIds = query.tags?.length ? [...new Set(query.tags)] : undefined;
@@ -124,18 +137,25 @@ export function buildEntityFilter(groupId: string, query: ListEntitiesQueryDto):
                ON f.name = p.name AND f.text_value = p.value WHERE f.entity_id = e.id)`,
     );
   }
+  const from = search ? searchMatches(search) : 'entities e';
   const where = clauses.join(' AND ');
-  if (clauses.length === unfiltered) {
-    return { where, params, kept: { total: groupTotal(kind, includeArchived) } };
+  if (!search && clauses.length === unfiltered) {
+    return { from, where, params, kept: { total: groupTotal(kind, includeArchived) } };
   }
-  if (clauses.length === unfiltered + 1 && tags && tagIds.length === 1 && !query.negateTags) {
+  if (
+    !search &&
+    clauses.length === unfiltered + 1 &&
+    tags &&
+    tagIds.length === 1 &&
+    !query.negateTags
+  ) {
     const kept = {
       total: tagTotal(tags, kind, includeArchived),
       tagWalk: tagMatches(tags, kind, includeArchived),
     };
-    return { where, params, kept };
+    return { from, where, params, kept };
   }
-  return { where, params };
+  return { from, where, params };
 }
 
 /** ORDER BY for `orderBy`: newest first for the dates, ascending otherwise, name by default. */

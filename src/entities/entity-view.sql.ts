@@ -152,7 +152,7 @@ export const SUMMARY = `WITH RECURSIVE seed AS (
 const ORDER_COLUMNS = 'e.id, e.parent_id, e.name, e.created_at, e.updated_at, e.asset_id';
 
 /**
- * The views of one page of the entities that pass `filter` (entity-filter.ts, over `entities e
+ * The views of one page of the entities that pass `filter` (entity-filter.ts, over `<filter.from>
  * JOIN entity_types t`, the group `$1`), in `order`, `limit` and `offset` the parameters of the
  * page (a null limit: all), with the total before paging on every row and one row even for an
  * empty page.
@@ -165,14 +165,14 @@ const ORDER_COLUMNS = 'e.id, e.parent_id, e.name, e.created_at, e.updated_at, e.
  * inventory.
  */
 export const pageOfViews = (
-  filter: Pick<EntityFilter, 'where' | 'kept'>,
+  filter: Pick<EntityFilter, 'from' | 'where' | 'kept'>,
   order: string,
   limit: string,
   offset: string,
 ): string => {
-  const { where, kept } = filter;
-  const page = (from: string, by = order): string =>
-    `${from} ORDER BY ${by} LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
+  const { from, where, kept } = filter;
+  const page = (rows: string, by = order): string =>
+    `${rows} ORDER BY ${by} LIMIT ${limit}::bigint OFFSET ${offset}::bigint`;
   let matches = '';
   let pageIds: string;
   let total: string;
@@ -184,12 +184,12 @@ export const pageOfViews = (
     total = kept.total;
   } else if (kept) {
     pageIds = page(
-      `SELECT e.id FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}`,
+      `SELECT e.id FROM ${from} JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}`,
     );
     total = kept.total;
   } else {
     matches = `matches AS MATERIALIZED (
-    SELECT ${ORDER_COLUMNS} FROM entities e JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}
+    SELECT ${ORDER_COLUMNS} FROM ${from} JOIN entity_types t ON t.id = e.entity_type_id WHERE ${where}
   ),`;
     pageIds = page('SELECT e.id FROM matches e');
     total = '(SELECT count(*)::int FROM matches)';

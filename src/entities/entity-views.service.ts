@@ -35,8 +35,8 @@ export class EntityViewsService {
   }
 
   /**
-   * One page of the group's entities that pass `filter` (entity-filter.ts, over
-   * `entities e JOIN entity_types t`), in `order`; `limit` undefined means all of them.
+   * One page of the group's entities that pass `filter` (entity-filter.ts, over its rows
+   * joined to `entity_types t`), in `order`; `limit` undefined means all of them.
    */
   async page(
     filter: EntityFilter,

@@ -126,6 +126,37 @@ describe('GET /api/v1/entities', () => {
     expect(await names({ q: 'drill' }, stranger)).toEqual(['Stranger drill']);
   });
 
+  it('combines a search with the other filters, archived and paging, counting each match once', async () => {
+    // 'usb' is in a field value of one and in the name of the other; 'er' in four names.
+    await createEntity(app.trove, owner, { name: 'USB hub', parentId: ids.garage });
+    try {
+      expect(await names({ q: 'usb' })).toEqual(['Label printer', 'USB hub']);
+      expect(await names({ q: 'usb', parentIds: ids.garage })).toEqual(['USB hub']);
+      expect(await names({ q: 'er', tags: ids.powerTools })).toEqual(['Hammer drill']);
+      expect(await names({ q: 'er', tags: ids.powerTools, negateTags: 'true' })).toEqual([
+        'Label printer',
+        'Sold mixer',
+        'Toaster',
+      ]);
+      expect(await names({ q: 'kettle' })).toEqual([]);
+      expect(await names({ q: 'kettle', includeArchived: 'true' })).toEqual(['Old kettle']);
+      expect(await names({ q: 'usb', fields: 'Connection=USB' })).toEqual(['Label printer']);
+      const first = await list({ q: 'usb', pageSize: 1, page: 1 });
+      const second = await list({ q: 'usb', pageSize: 1, page: 2 });
+      expect([first.total, second.total]).toEqual([2, 2]);
+      expect([...first.items, ...second.items].map((item) => item.name)).toEqual([
+        'Label printer',
+        'USB hub',
+      ]);
+    } finally {
+      const hub = (await list({ q: 'usb hub' })).items[0];
+      await app.trove.http
+        .delete(`/api/v1/entities/${hub.id}`)
+        .set('Authorization', owner.authorization)
+        .expect(204);
+    }
+  });
+
   it('finds an asset id with #', async () => {
     const [row] = await app.trove.query<{ asset_id: string }>(
       'SELECT asset_id FROM entities WHERE id = $1',
