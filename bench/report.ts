@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import type { FrameworkFloor } from './framework-floor.js';
 import type { HttpLoadResult } from './load.js';
 import type { RawLoadResult } from './raw.js';
 
@@ -129,6 +130,21 @@ export function formatMemory(memory: MemorySummary): string {
     `${memory.highWaterMarkMiB.toFixed(1)} MiB; highest of ${memory.samples} VmRSS samples ` +
     `${memory.sampledPeakMiB.toFixed(1)} MiB; ${memory.startMiB.toFixed(1)} MiB once listening): ` +
     (memory.met ? `target met (< ${memory.maxMB} MB)` : `NO: ≥ ${memory.maxMB} MB`)
+  );
+}
+
+/** The framework-floor line printed under the table (framework-floor.ts). */
+export function formatFrameworkFloor(floor: FrameworkFloor, troveGet?: ScenarioResult): string {
+  const mb = (floor.peakRssMiB * 1024 * 1024) / 1e6;
+  const share = troveGet
+    ? `; Trove's get ${(troveGet.app.requestsPerSecond / floor.app.requestsPerSecond).toFixed(2)} of it`
+    : '';
+  return (
+    `framework alone: the raw prepared get behind a bare NestJS route (platform-express, nothing ` +
+    `else), its own process: ${floor.app.requestsPerSecond.toFixed(1)} req/s, p99 ` +
+    `${floor.app.p99} ms, ${floor.app.non2xx + floor.app.socketErrors} errors, ` +
+    `${floor.rawGetRatio.toFixed(3)} × raw get${share}; RSS ${floor.startRssMiB.toFixed(1)} MiB ` +
+    `once listening, peak ${floor.peakRssMiB.toFixed(1)} MiB = ${mb.toFixed(1)} MB`
   );
 }
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { applyConnectionSettings } from '../src/database/connection-settings.js';
 import { measureAttachmentThroughput, type AttachmentThroughput } from './attachments.js';
 import { createBenchDatabase } from './database.js';
+import { measureFrameworkFloor, type FrameworkFloor } from './framework-floor.js';
 import { runHttpLoad, type HttpLoad } from './load.js';
 import {
   GET_STATEMENT,
@@ -23,6 +24,7 @@ import {
 import {
   compareSizes,
   formatComparison,
+  formatFrameworkFloor,
   formatMemory,
   formatTable,
   judge,
@@ -302,6 +304,21 @@ async function main(): Promise<void> {
       rawGetResult,
     ),
   );
+  progress('get: the raw prepared get behind a bare NestJS route (platform-express)');
+  const frameworkFloor: FrameworkFloor = await measureFrameworkFloor({
+    databaseUrl: database.url,
+    groupId: session.groupId,
+    poolSize: APP_POOL_SIZE,
+    paths: fixtures.getIds.map((id) => `/api/v1/entities/${id}`),
+    connections: settings.connections,
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    rawGetRequestsPerSecond: rawGetResult.requestsPerSecond,
+  });
+  progress(
+    `  ${frameworkFloor.app.requestsPerSecond.toFixed(1)} req/s, p99 ${frameworkFloor.app.p99} ms, ` +
+      `${frameworkFloor.app.non2xx + frameworkFloor.app.socketErrors} errors`,
+  );
   results.push(
     await measure(
       'path',
@@ -394,6 +411,12 @@ async function main(): Promise<void> {
       `Trove's highest sampled resident set during the scenario\n`,
   );
   console.log(table);
+  console.log(
+    `\n${formatFrameworkFloor(
+      frameworkFloor,
+      results.find((result) => result.name === 'get'),
+    )}`,
+  );
   console.log(`\n${formatMemory(memory)}`);
   console.log(
     `attachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
@@ -448,6 +471,7 @@ async function main(): Promise<void> {
     },
     rawGet: rawGetResult,
     scenarios: results,
+    frameworkFloor,
     memory,
     sizeComparison: comparison,
     attachments,
