@@ -65,12 +65,15 @@ async function start(settings: FloorSettings): Promise<INestApplication> {
 
   const app = await NestFactory.create(FloorModule, new ExpressAdapter(), { logger: false });
   await app.listen(0, '127.0.0.1');
-  process.once('SIGTERM', () => {
+  // Stopped by the benchmark (SIGTERM), or gone with it: its IPC channel closes when it exits.
+  const stop = (): void => {
     void app
       .close()
       .then(() => pool.end())
       .finally(() => process.exit(0));
-  });
+  };
+  process.once('SIGTERM', stop);
+  process.once('disconnect', stop);
   return app;
 }
 
