@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { applyConnectionSettings } from '../src/database/connection-settings.js';
 import type { EmbeddedServer, TroveBuild } from './trove.js';
 
 /** A database of its own for one benchmark run, on the server of DATABASE_URL or an embedded one. */
@@ -12,6 +13,17 @@ export interface BenchDatabase {
   url: string;
   /** Drops the database and, for the embedded server, stops it and removes its directory. */
   dispose(): Promise<void>;
+}
+
+/**
+ * A pool of `max` connections to `url` set as Trove's are (prepared statements run generic
+ * plans): the pool waits for a new connection's `onConnect` when it returns a promise.
+ */
+export function connectionPool(url: string, max: number): pg.Pool {
+  const config: Omit<pg.PoolConfig, 'onConnect'> & {
+    onConnect: (client: pg.ClientBase) => Promise<void>;
+  } = { connectionString: url, max, onConnect: applyConnectionSettings };
+  return new pg.Pool(config);
 }
 
 async function adminQuery(adminUrl: string, sql: string): Promise<void> {

@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import pg from 'pg';
 import { limitHeapGrowth } from '../src/common/runtime/heap-growth.js';
-import { applyConnectionSettings } from '../src/database/connection-settings.js';
+import { connectionPool } from './database.js';
 import { rawGet } from './raw.js';
 
 /**
@@ -39,15 +39,7 @@ function readSettings(): FloorSettings {
 
 async function start(settings: FloorSettings): Promise<INestApplication> {
   limitHeapGrowth(settings.heapGrowthPercent);
-  // As the benchmark's raw pool: the pool waits for a new connection's `onConnect` promise.
-  const poolConfig: Omit<pg.PoolConfig, 'onConnect'> & {
-    onConnect: (client: pg.ClientBase) => Promise<void>;
-  } = {
-    connectionString: settings.databaseUrl,
-    max: settings.poolSize,
-    onConnect: applyConnectionSettings,
-  };
-  const pool = new pg.Pool(poolConfig);
+  const pool = connectionPool(settings.databaseUrl, settings.poolSize);
 
   @Controller('api/v1/entities')
   class FloorController {

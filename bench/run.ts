@@ -2,10 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-import { applyConnectionSettings } from '../src/database/connection-settings.js';
+import type pg from 'pg';
 import { measureAttachmentThroughput, type AttachmentThroughput } from './attachments.js';
-import { createBenchDatabase } from './database.js';
+import { connectionPool, createBenchDatabase } from './database.js';
 import { measureFrameworkFloor, type FrameworkFloor } from './framework-floor.js';
 import { runHttpLoad, type HttpLoad } from './load.js';
 import {
@@ -156,16 +155,8 @@ async function main(): Promise<void> {
   const baseUrl = trove.baseUrl;
 
   const session = await signUp(baseUrl);
-  // The raw SQL's connections are set as Trove's are (prepared statements run generic plans);
-  // the pool waits for a new connection's `onConnect` when it returns a promise.
-  const rawPoolConfig: Omit<pg.PoolConfig, 'onConnect'> & {
-    onConnect: (client: pg.ClientBase) => Promise<void>;
-  } = {
-    connectionString: database.url,
-    max: settings.connections,
-    onConnect: applyConnectionSettings,
-  };
-  const pool = new pg.Pool(rawPoolConfig);
+  // The raw SQL's connections are set as Trove's are.
+  const pool = connectionPool(database.url, settings.connections);
   cleanups.push({ name: 'close pool', run: () => pool.end() });
   const { rows: types } = await pool.query<{ id: string; is_location: boolean }>(
     `SELECT id, is_location FROM entity_types WHERE group_id = $1 AND name IN ('Item', 'Location')`,
