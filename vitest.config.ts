@@ -6,7 +6,7 @@ export default defineConfig({
   oxc: false,
   plugins: [typescriptTransform()],
   test: {
-    include: ['src/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
+    include: ['src/**/*.spec.ts', 'scripts/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // Test files wait on HTTP and PostgreSQL more than on the CPU, and each boots its own app on
