@@ -15,6 +15,7 @@ import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
 import type { DatabaseServer } from './database/database-server.js';
 import { CHANGE_FEED_PATH, MAX_SOCKETS_PER_USER } from './events/change-feed.gateway.js';
+import { WebUi } from './web-ui/web-ui.js';
 
 export const SWAGGER_PATH = 'swagger';
 export const UPGRADE_REQUIRED_MESSAGE = 'this endpoint only accepts a WebSocket upgrade';
@@ -78,6 +79,8 @@ export function configureApp(
   app.useBodyParser('json', { limit: config.web.jsonBodyLimitBytes });
   app.useBodyParser('urlencoded', { limit: config.web.jsonBodyLimitBytes, extended: false });
   app.use(bodyDepthLimit(MAX_BODY_DEPTH));
+  // Outside /api and /swagger: the web UI directory's app, or Trove's own pages.
+  app.use(app.get(WebUi).middleware());
   app.setGlobalPrefix('api', {
     exclude: [{ path: SWAGGER_PATH, method: RequestMethod.ALL }],
   });
