@@ -4,13 +4,17 @@ import type { Request } from 'express';
  * Whether a form post comes from a page of Trove's own address. The session cookie is
  * `SameSite=Lax`, so another site's post carries none; but a sign-in form needs no cookie, and
  * another site could sign a visitor in to an account of its choosing. Browsers send `Origin`
- * with every POST: one that names another host, or `null`, is refused, and so is a post with
- * neither `Origin` nor `Sec-Fetch-Site: same-origin`. `publicHost` (from TROVE_OPTIONS_HOSTNAME)
+ * with every POST: one that names another host is refused, and so is a post with neither its
+ * own `Origin` nor `Sec-Fetch-Site: same-origin`. `publicHost` (from TROVE_OPTIONS_HOSTNAME)
  * is accepted besides the request's own host, for a proxy that rewrites `Host`.
  */
 export function isSameOriginPost(request: Request, publicHost: string | undefined): boolean {
   const origin = request.get('origin');
-  if (origin === undefined) return request.get('sec-fetch-site') === 'same-origin';
+  // A page whose referrer policy is `no-referrer` (Trove's are) posts `Origin: null`; then the
+  // browser's own `Sec-Fetch-Site` tells.
+  if (origin === undefined || origin === 'null') {
+    return request.get('sec-fetch-site') === 'same-origin';
+  }
   let host: string;
   try {
     host = new URL(origin).host.toLowerCase();

@@ -185,6 +185,10 @@ describe('Trove’s own pages (no TROVE_WEB_UI_DIR)', () => {
       expect(foreign.headers['set-cookie']).toBeUndefined();
       const opaque = await post('/sign-in', form, 'null').expect(403);
       expect(opaque.headers['set-cookie']).toBeUndefined();
+      const sandboxed = await post('/sign-in', form, 'null')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(403);
+      expect(sandboxed.headers['set-cookie']).toBeUndefined();
       const none = await trove.http.post('/sign-in').type('form').send(form).expect(403);
       expect(none.headers['set-cookie']).toBeUndefined();
       const fetched = await trove.http
@@ -194,6 +198,8 @@ describe('Trove’s own pages (no TROVE_WEB_UI_DIR)', () => {
         .send(form)
         .expect(303);
       expect(fetched.headers.location).toBe('/home');
+      // A page with `Referrer-Policy: no-referrer` posts `Origin: null` with its own site.
+      await post('/sign-in', form, 'null').set('Sec-Fetch-Site', 'same-origin').expect(303);
     });
   });
 
