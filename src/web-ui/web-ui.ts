@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
 import { securityHeaders } from '../common/http/security-headers.js';
@@ -24,25 +24,38 @@ const ENTRY_PAGES = ['index.html', '200.html'];
  * stricter ones).
  */
 @Injectable()
-export class WebUi {
+export class WebUi implements OnModuleInit {
   private readonly logger = new Logger('WebUi');
+  private handle: Middleware | undefined;
 
   constructor(
     private readonly pages: BuiltInPages,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
-  /** One middleware, mounted before the API's routes. */
+  /** One middleware, mounted before the API's routes; it answers once the module is ready. */
   middleware(): Middleware {
+    return (request, response, next) => {
+      if (this.handle) this.handle(request, response, next);
+      else next();
+    };
+  }
+
+  onModuleInit(): void {
     const directory = this.config.get('web', { infer: true }).uiDir;
-    if (directory === '') {
-      const headers = securityHeaders(builtInPageHeaders());
-      const pages = this.pages.handler();
-      return (request, response, next) => {
-        if (!this.pages.handles(request)) return next();
-        headers(request, response, () => pages(request, response, next));
-      };
-    }
+    this.handle = directory === '' ? this.builtInPages() : this.directory(directory);
+  }
+
+  private builtInPages(): Middleware {
+    const headers = securityHeaders(builtInPageHeaders());
+    const pages = this.pages.handler();
+    return (request, response, next) => {
+      if (!this.pages.handles(request)) return next();
+      headers(request, response, () => pages(request, response, next));
+    };
+  }
+
+  private directory(directory: string): Middleware {
     const hashes = ENTRY_PAGES.flatMap((name) => {
       try {
         return inlineScriptHashes(readFileSync(path.join(directory, name), 'utf8'));
