@@ -117,7 +117,10 @@ export function buildOpenApiDocument(app: INestApplication, config: TroveConfig)
         'commits, and `{"event":"ping"}` every `TROVE_WS_PING_INTERVAL` seconds (10); no frame ' +
         'carries data, so clients fetch ' +
         'what they show again. A socket is closed with 1008 once its session is revoked or its ' +
-        'user leaves the group, and with 1001 when the server shuts down.',
+        'user leaves the group, and with 1001 when the server shuts down.\n\n' +
+        '**In the browser.** Outside `/api` and `/swagger`, Trove serves the web UI of ' +
+        '`TROVE_WEB_UI_DIR` (Homebox’s), or its own sign-in page at `/` and signed-in page at ' +
+        '`/home`; those pages are not operations of this document.',
     )
     .setVersion(config.build.version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
