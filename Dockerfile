@@ -7,11 +7,22 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
+# --- web-ui: Homebox's web UI (AGPL-3.0), built by the script `npm run web-ui` runs ---
+# `--build-arg TROVE_WEB_UI_BUILD=` (empty) skips it; Trove then serves its own sign-in page.
+FROM node:20-bookworm-slim AS web-ui
+ARG TROVE_WEB_UI_BUILD=1
+WORKDIR /app
+COPY package.json ./
+COPY scripts/web-ui.mjs ./scripts/
+RUN if [ -n "$TROVE_WEB_UI_BUILD" ]; then npm run web-ui; else mkdir -p web-ui; fi
+
 # --- runtime: non-root user, data under /data ---
 FROM node:20-bookworm-slim AS runtime
 ARG TROVE_BUILD_COMMIT=""
 ARG TROVE_BUILD_TIME=""
+ARG TROVE_WEB_UI_BUILD=1
 ENV NODE_ENV=production \
+    TROVE_WEB_UI_DIR=${TROVE_WEB_UI_BUILD:+/app/web-ui} \
     TROVE_DATA_DIR=/data \
     TROVE_WEB_PORT=7745 \
     TROVE_BUILD_COMMIT=${TROVE_BUILD_COMMIT} \
@@ -22,6 +33,7 @@ WORKDIR /app
 COPY --from=build --chown=trove:trove /app/package.json ./
 COPY --from=build --chown=trove:trove /app/node_modules ./node_modules
 COPY --from=build --chown=trove:trove /app/dist ./dist
+COPY --from=web-ui --chown=trove:trove /app/web-ui ./web-ui
 USER trove
 VOLUME ["/data"]
 EXPOSE 7745

@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'data/', '.test-db/', 'node_modules/'] },
+  { ignores: ['dist/', 'coverage/', 'data/', '.test-db/', 'node_modules/', 'web-ui/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -65,7 +65,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config/**', 'test/**', 'vitest.config.ts', 'bench/**'],
+    files: ['src/config/**', 'test/**', 'vitest.config.ts', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

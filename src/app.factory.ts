@@ -15,6 +15,7 @@ import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
 import type { DatabaseServer } from './database/database-server.js';
 import { CHANGE_FEED_PATH, MAX_SOCKETS_PER_USER } from './events/change-feed.gateway.js';
+import { WebUi } from './web-ui/web-ui.js';
 
 export const SWAGGER_PATH = 'swagger';
 export const UPGRADE_REQUIRED_MESSAGE = 'this endpoint only accepts a WebSocket upgrade';
@@ -78,6 +79,8 @@ export function configureApp(
   app.useBodyParser('json', { limit: config.web.jsonBodyLimitBytes });
   app.useBodyParser('urlencoded', { limit: config.web.jsonBodyLimitBytes, extended: false });
   app.use(bodyDepthLimit(MAX_BODY_DEPTH));
+  // Outside /api and /swagger: the web UI directory's app, or Trove's own pages.
+  app.use(app.get(WebUi).middleware());
   app.setGlobalPrefix('api', {
     exclude: [{ path: SWAGGER_PATH, method: RequestMethod.ALL }],
   });
@@ -114,7 +117,10 @@ export function buildOpenApiDocument(app: INestApplication, config: TroveConfig)
         'commits, and `{"event":"ping"}` every `TROVE_WS_PING_INTERVAL` seconds (10); no frame ' +
         'carries data, so clients fetch ' +
         'what they show again. A socket is closed with 1008 once its session is revoked or its ' +
-        'user leaves the group, and with 1001 when the server shuts down.',
+        'user leaves the group, and with 1001 when the server shuts down.\n\n' +
+        '**In the browser.** Outside `/api` and `/swagger`, Trove serves the web UI of ' +
+        '`TROVE_WEB_UI_DIR` (Homebox’s), or its own sign-in page at `/` and signed-in page at ' +
+        '`/home`; those pages are not operations of this document.',
     )
     .setVersion(config.build.version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })

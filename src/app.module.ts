@@ -33,6 +33,7 @@ import { StatusModule } from './status/status.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
 import { UsersModule } from './users/users.module.js';
+import { WebUiModule } from './web-ui/web-ui.module.js';
 
 @Module({})
 export class AppModule {
@@ -85,6 +86,7 @@ export class AppModule {
         StatusModule,
         HealthModule,
         IdempotencyModule,
+        WebUiModule,
       ],
       providers: [
         // The root module's interceptor is registered first: the outermost one.

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { validateEnvironment } from './env.js';
+import { ConfigurationError, validateEnvironment } from './env.js';
 
 /** The typed view of the configuration; code reads these namespaces, never process.env. */
 export interface TroveConfig {
@@ -12,6 +12,8 @@ export interface TroveConfig {
     jsonBodyLimitBytes: number;
     shutdownTimeoutMs: number;
     trustProxy: boolean;
+    /** Absolute path of the single-page app served at `/`; empty: Trove's own pages. */
+    uiDir: string;
   };
   database: {
     /** Set when an external PostgreSQL is used; otherwise the embedded server is started. */
@@ -162,6 +164,28 @@ function packageVersion(): string {
 }
 
 /**
+ * The absolute path of TROVE_WEB_UI_DIR ('' when unset), which must be a directory holding the
+ * app's `index.html`.
+ */
+function webUiDirectory(dir: string): string {
+  if (dir.trim() === '') return '';
+  const resolved = path.resolve(dir);
+  const problem = (text: string) =>
+    new ConfigurationError([`TROVE_WEB_UI_DIR: ${text} (got "${dir}")`]);
+  let info;
+  try {
+    info = statSync(resolved);
+  } catch {
+    throw problem('no such directory');
+  }
+  if (!info.isDirectory()) throw problem('not a directory');
+  if (!existsSync(path.join(resolved, 'index.html'))) {
+    throw problem('holds no index.html: name the built app, such as ./web-ui from npm run web-ui');
+  }
+  return resolved;
+}
+
+/**
  * Builds the configuration from an environment. With no argument it reads `process.env`
  * after loading an optional `.env` file from the working directory.
  */
@@ -179,6 +203,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       jsonBodyLimitBytes: 1 * MEGABYTE,
       shutdownTimeoutMs: env.TROVE_WEB_SHUTDOWN_TIMEOUT * 1000,
       trustProxy: env.TROVE_OPTIONS_TRUST_PROXY,
+      uiDir: webUiDirectory(env.TROVE_WEB_UI_DIR),
     },
     database: {
       url: env.DATABASE_URL,

@@ -49,6 +49,13 @@ export class EnvironmentVariables {
   @IsString()
   TROVE_WEB_HOST = '';
 
+  /**
+   * A built single-page app (Homebox's web UI: `npm run web-ui` writes one to ./web-ui) served at
+   * `/`; empty serves Trove's own sign-in page there.
+   */
+  @IsString()
+  TROVE_WEB_UI_DIR = '';
+
   /** Largest accepted upload in megabytes; JSON bodies are capped at 1 MB. */
   @Transform(toInteger)
   @IsInt()

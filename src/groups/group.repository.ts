@@ -37,6 +37,15 @@ export class GroupRepository {
       .getMany();
   }
 
+  /** The user's memberships with their groups, by group name (then id). */
+  findMembershipsOfUser(userId: string): Promise<GroupMembershipRecord[]> {
+    return this.db.repository(GroupMembershipRecord).find({
+      where: { userId },
+      relations: { group: true },
+      order: { group: { name: 'ASC', id: 'ASC' } },
+    });
+  }
+
   insert(name: string): Promise<GroupRecord> {
     const repository = this.db.repository(GroupRecord);
     return repository.save(repository.create({ name }));

@@ -41,6 +41,11 @@ export interface GroupFiles {
   release(keys: string[]): Promise<void>;
 }
 
+/** One of a user's groups with the user's role in it. */
+export interface GroupWithRole extends GroupDto {
+  role: GroupRole;
+}
+
 @Injectable()
 export class GroupsService {
   constructor(
@@ -118,6 +123,14 @@ export class GroupsService {
 
   async listForUser(caller: AuthIdentity): Promise<GroupDto[]> {
     return (await this.groups.findForUser(caller.id)).map(toGroupDto);
+  }
+
+  /** The user's groups, by name, with their role in each. */
+  async rolesOf(userId: string): Promise<GroupWithRole[]> {
+    const memberships = await this.groups.findMembershipsOfUser(userId);
+    return memberships.flatMap(({ group, role }) =>
+      group ? [{ ...toGroupDto(group), role }] : [],
+    );
   }
 
   @Transactional()

@@ -2,16 +2,13 @@ import {
   BadRequestException,
   Body,
   Controller,
-  ForbiddenException,
   Get,
   HttpCode,
   Post,
   Query,
   Req,
   Res,
-  UnauthorizedException,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import {
   ApiConsumes,
   ApiNoContentResponse,
@@ -26,22 +23,19 @@ import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentIdentity } from '../auth/decorators/current-user.decorator.js';
 import { Public } from '../auth/decorators/public.decorator.js';
 import { UserScope } from '../auth/decorators/user-scope.decorator.js';
-import { LoginThrottleService, TooManyAttemptsException } from '../auth/login-throttle.service.js';
+import { TooManyAttemptsException } from '../auth/login-throttle.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import type { TroveConfig } from '../config/configuration.js';
 import { LoginDto, LoginResponseDto, RefreshResponseDto } from './dto/login.dto.js';
 import { clearSessionCookies, setSessionCookies } from './session-cookies.js';
-import { LOCAL_LOGIN_DISABLED, normaliseEmail, UsersService } from './users.service.js';
+import { PasswordSignInService } from './password-sign-in.service.js';
 
 @ApiTags('users')
 @Controller('users')
 export class SessionsController {
   constructor(
-    private readonly users: UsersService,
     private readonly sessions: SessionsService,
-    private readonly throttle: LoginThrottleService,
-    private readonly config: ConfigService<TroveConfig, true>,
+    private readonly passwordSignIn: PasswordSignInService,
   ) {}
 
   @Public()
@@ -66,28 +60,20 @@ export class SessionsController {
     if (provider !== undefined && provider !== 'local') {
       throw new BadRequestException('invalid auth provider');
     }
-    if (!this.config.get('options', { infer: true }).allowLocalLogin) {
-      throw new ForbiddenException(LOCAL_LOGIN_DISABLED);
-    }
-    const keys = { account: normaliseEmail(dto.username), address: request.ip };
+    let session;
     try {
-      await this.throttle.assertAllowed(keys);
+      session = await this.passwordSignIn.signIn({
+        email: dto.username,
+        password: dto.password,
+        remember: dto.stayLoggedIn ?? false,
+        address: request.ip,
+      });
     } catch (error) {
       if (error instanceof TooManyAttemptsException) {
         response.setHeader('Retry-After', String(error.retryAfterSeconds));
       }
       throw error;
     }
-    let user;
-    try {
-      user = await this.users.verifyCredentials(dto.username, dto.password);
-    } catch (error) {
-      if (error instanceof UnauthorizedException) await this.throttle.recordFailure(keys);
-      throw error;
-    }
-    await this.throttle.recordSuccess(keys);
-    const remember = dto.stayLoggedIn ?? false;
-    const session = await this.sessions.issue(user.id, { long: remember });
     setSessionCookies(request, response, session, true);
     return {
       token: `Bearer ${session.token}`,

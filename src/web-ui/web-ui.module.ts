@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { GroupsModule } from '../groups/groups.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { BuiltInPages } from './built-in-pages.js';
+import { WebUi } from './web-ui.js';
+
+/**
+ * The browser's way in at Trove's own address: the web UI directory's single-page app
+ * (Homebox's web UI) or, without one, Trove's own sign-in and signed-in pages.
+ */
+@Module({
+  imports: [AuthModule, UsersModule, GroupsModule],
+  providers: [BuiltInPages, WebUi],
+  exports: [WebUi],
+})
+export class WebUiModule {}
