@@ -31,7 +31,10 @@ export class OidcAccountsService {
     return this.config.get('oidc', { infer: true });
   }
 
-  /** `sharedRole` is the user's role in the shared group, when one is configured. */
+  /**
+   * `sharedRole` is the user's role in the shared group, when one is configured. A disabled
+   * user is refused (and nothing they would have been linked to or joined is kept).
+   */
   @Transactional()
   async signIn(identity: OidcIdentity, sharedRole: GroupRole | undefined): Promise<OidcSignedIn> {
     // Two first sign-ins of one identity must not both create a user.
@@ -39,6 +42,7 @@ export class OidcAccountsService {
     const user =
       (await this.users.findByOidcIdentity(identity.issuer, identity.subject)) ??
       (await this.linkOrCreate(identity, sharedRole));
+    if (user.disabledAt) throw new OidcSignInRefused(`user ${user.id} is disabled`);
     if (sharedRole) await this.joinSharedGroup(user.id, sharedRole);
     return { id: user.id };
   }
