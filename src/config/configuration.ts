@@ -94,6 +94,8 @@ export interface TroveConfig {
     roleMapping: Record<string, 'owner' | 'user' | 'viewer'>;
     stateExpiryMs: number;
     requestTimeoutMs: number;
+    /** Post-logout redirect URI for RP-initiated logout; empty: sign-out stays local. */
+    logoutRedirect: string;
   };
   storage: {
     driver: 'local' | 's3';
@@ -255,6 +257,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       ),
       stateExpiryMs: env.TROVE_OIDC_STATE_EXPIRY * 1000,
       requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
+      logoutRedirect: env.TROVE_OIDC_LOGOUT_REDIRECT.trim(),
     },
     storage: {
       driver: env.TROVE_STORAGE_DRIVER as 'local' | 's3',

@@ -515,6 +515,15 @@ export class EnvironmentVariables {
   @Max(300)
   TROVE_OIDC_REQUEST_TIMEOUT = 30;
 
+  /**
+   * Where the provider sends the browser after signing out there (a post-logout redirect URI
+   * registered at the provider); set, signing out through `POST /api/v1/users/login/oidc/logout`
+   * also ends the provider session (RP-initiated logout). Empty: Trove's sign-out stays local.
+   */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_OIDC_LOGOUT_REDIRECT !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  TROVE_OIDC_LOGOUT_REDIRECT = '';
+
   // --- Labels -----------------------------------------------------------------------------
 
   /** Command that prints a label; `{{.FileName}}` is replaced by the PNG's path. Empty disables printing. */

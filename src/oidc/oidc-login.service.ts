@@ -79,6 +79,7 @@ export class OidcLoginService {
         const session = await this.sessions.issue(outcome.user.id, {
           long: true,
           singleSignOn: true,
+          providerSessionId: outcome.user.providerSessionId,
         });
         setSessionCookies(request, response, session, true);
         await this.throttle.recordSuccess({ address: request.ip });
@@ -202,7 +203,12 @@ export class OidcLoginService {
     const claims = { ...idClaims, ...userInfo } as Record<string, unknown>;
     const identity = readIdentity(claims, idClaims.iss, idClaims.sub, this.settings);
     const sharedRole = checkAccess(identity, this.settings);
-    return this.accounts.signIn(identity, sharedRole);
+    const signedIn = await this.accounts.signIn(identity, sharedRole);
+    // Kept with the session, so that the provider's back-channel logout of this session ends it.
+    const sid: unknown = idClaims.sid;
+    return typeof sid === 'string' && sid !== ''
+      ? { ...signedIn, providerSessionId: sid }
+      : signedIn;
   }
 }
 
