@@ -97,6 +97,8 @@ export interface TroveConfig {
     /** Post-logout redirect URI for RP-initiated logout; empty: sign-out stays local. */
     logoutRedirect: string;
   };
+  /** SCIM 2.0 provisioning of the shared SSO group's users; off while `token` is empty. */
+  scim: { token: string };
   storage: {
     driver: 'local' | 's3';
     s3: {
@@ -259,6 +261,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
       logoutRedirect: env.TROVE_OIDC_LOGOUT_REDIRECT.trim(),
     },
+    scim: { token: env.TROVE_SCIM_TOKEN },
     storage: {
       driver: env.TROVE_STORAGE_DRIVER as 'local' | 's3',
       s3: {

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TroveConfig } from '../config/configuration.js';
 import type { GroupRole } from '../groups/group-role.js';
-import { GroupsService } from '../groups/groups.service.js';
+import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import type { UserRecord } from '../users/user.record.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import type { OidcIdentity } from './oidc-claims.js';
@@ -92,8 +91,7 @@ export class OidcAccountsService {
    */
   private async joinSharedGroup(userId: string, role: GroupRole): Promise<void> {
     const name = this.settings.sharedGroup;
-    const key = createHash('sha256').update(name).digest('hex').slice(0, 40);
-    const group = await this.groups.findOrCreateOidcShared(key, name, userId);
+    const group = await this.groups.findOrCreateOidcShared(oidcSharedGroupKey(name), name, userId);
     if (group.created) {
       await this.groups.applyRole(group.id, userId, role);
       await this.groups.repairDefaultGroup(userId);

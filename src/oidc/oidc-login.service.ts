@@ -5,6 +5,7 @@ import type { VerifyCallback } from 'passport-openidconnect';
 import { LoginThrottleService, TooManyAttemptsException } from '../auth/login-throttle.service.js';
 import { ServerSecretsService } from '../auth/server-secrets.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
+import { publicBaseUrl } from '../common/http/public-base-url.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { setSessionCookies } from '../users/session-cookies.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
@@ -154,12 +155,7 @@ export class OidcLoginService {
 
   /** Trove's public base URL: the configured hostname, else the scheme and Host of the request. */
   private publicBase(request: Request): string {
-    const hostname = this.config.get('options', { infer: true }).hostname.trim();
-    if (hostname !== '') {
-      const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(hostname) ? hostname : `http://${hostname}`;
-      return base.replace(/\/+$/, '');
-    }
-    return `${request.protocol}://${request.get('host') ?? ''}`;
+    return publicBaseUrl(this.config.get('options', { infer: true }).hostname, request);
   }
 
   /** passport-openidconnect's verify callback; it picks the signature by arity (nine here). */

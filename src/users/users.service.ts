@@ -153,19 +153,30 @@ export class UsersService {
   }
 
   async updateSelf(caller: AuthIdentity, dto: UpdateSelfDto): Promise<UserDto> {
-    const user = await this.findOrFail(caller.id);
-    if (dto.name !== undefined) user.name = dto.name;
-    if (dto.email !== undefined) {
-      const email = normaliseEmail(dto.email);
+    const user = await this.updateAccount(caller.id, dto);
+    return toUserDto(user, await this.groupIdsOf(caller.id));
+  }
+
+  /**
+   * Changes the user's name or e-mail address (409 when another user has it) and tells the
+   * members of their groups.
+   */
+  async updateAccount(
+    userId: string,
+    change: { name?: string; email?: string },
+  ): Promise<UserRecord> {
+    const user = await this.findOrFail(userId);
+    if (change.name !== undefined) user.name = change.name;
+    if (change.email !== undefined) {
+      const email = normaliseEmail(change.email);
       if (email !== user.email && (await this.users.existsByEmail(email))) {
         throw new ConflictException('a user with this e-mail address already exists');
       }
       user.email = email;
     }
     await this.users.save(user);
-    const groupIds = await this.groupIdsOf(caller.id);
-    await this.announce(groupIds);
-    return toUserDto(user, groupIds);
+    await this.announce(await this.groupIdsOf(userId));
+    return user;
   }
 
   async deleteSelf(caller: AuthIdentity): Promise<void> {
