@@ -170,8 +170,10 @@ export class ScimUsersService implements OnModuleInit {
 
   async replace(id: string, body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
     const params = new SCIMMY.Resources.User(id, listParams(query));
-    await this.update(id, readInput(body));
-    return toScimUser(await this.findOrFail(id), base, params.attributes);
+    const groupId = await this.sharedGroupId();
+    const input = readInput(body);
+    await this.update(await this.findOrFail(id, groupId), input, groupId);
+    return toScimUser(await this.findOrFail(id, groupId), base, params.attributes);
   }
 
   /** Applies a PatchOp message to the user as stored, then stores the result as a replace does. */
@@ -180,17 +182,19 @@ export class ScimUsersService implements OnModuleInit {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw scimError(400, 'invalidSyntax', 'PatchOp request expected a JSON object body');
     }
-    const current = toScimUser(await this.findOrFail(id), base);
+    const groupId = await this.sharedGroupId();
+    const row = await this.findOrFail(id, groupId);
+    const current = toScimUser(row, base);
     const message = new SCIMMY.Messages.PatchOp(
       withBooleanActive(body as ScimResource) as ConstructorParameters<
         typeof SCIMMY.Messages.PatchOp
       >[0],
     );
     await message.apply(current as never, async (patched: unknown) => {
-      await this.update(id, readInput(patched));
+      await this.update(row, readInput(patched), groupId);
       return patched as never;
     });
-    return toScimUser(await this.findOrFail(id), base, params.attributes);
+    return toScimUser(await this.findOrFail(id, groupId), base, params.attributes);
   }
 
   async remove(id: string): Promise<void> {
@@ -198,8 +202,10 @@ export class ScimUsersService implements OnModuleInit {
     await this.users.deleteAccount(id);
   }
 
-  private async findOrFail(id: string): Promise<ScimUserRow> {
-    const groupId = isUUID(id) ? await this.sharedGroupId() : undefined;
+  /** The member `id` of the shared group (`groupId`, looked up when not given), else 404. */
+  private async findOrFail(id: string, sharedGroupId?: string): Promise<ScimUserRow> {
+    if (!isUUID(id)) throw notFound(id);
+    const groupId = sharedGroupId ?? (await this.sharedGroupId());
     const row = groupId && (await this.identities.findMember(groupId, id));
     if (!row) throw notFound(id);
     return row;
@@ -233,13 +239,17 @@ export class ScimUsersService implements OnModuleInit {
     return user.id;
   }
 
-  /** Stores a replace (or a patched resource): what it omits of `active` and externalId stays. */
+  /**
+   * Stores a replace (or a patched resource) of the user `row` of shared group `groupId`: what
+   * it omits of `active` and externalId stays.
+   */
   @Transactional()
-  private async update(id: string, input: ScimUserInput): Promise<void> {
-    const row = await this.findOrFail(id);
+  private async update(row: ScimUserRow, input: ScimUserInput, groupId?: string): Promise<void> {
+    const id = row.id;
     const key = userNameKey(input.userName);
     const email = normaliseEmail(input.email);
-    if (await this.identities.isUserNameTaken(await this.sharedGroupId(), key, id)) {
+    const renamed = key !== userNameKey(row.user_name);
+    if (renamed && (await this.identities.isUserNameTaken(groupId, key, id))) {
       throw scimError(409, 'uniqueness', `userName '${input.userName}' is already in use`);
     }
     const holder = email === row.email ? null : await this.users.findByEmail(email);
@@ -249,12 +259,13 @@ export class ScimUsersService implements OnModuleInit {
     if (input.name !== row.name || email !== row.email) {
       await this.users.updateAccount(id, { name: input.name, email });
     }
-    await this.identities.save(id, {
-      userName: input.userName,
-      userNameKey: key,
-      externalId: input.externalId === undefined ? row.external_id : input.externalId,
-    });
-    if (input.active !== undefined) await this.users.setDisabled(id, !input.active);
+    const externalId = input.externalId === undefined ? row.external_id : input.externalId;
+    if (input.userName !== row.user_name || externalId !== row.external_id) {
+      await this.identities.save(id, { userName: input.userName, userNameKey: key, externalId });
+    }
+    if (input.active !== undefined && input.active === row.disabled) {
+      await this.users.setDisabled(id, !input.active);
+    }
   }
 }
 
