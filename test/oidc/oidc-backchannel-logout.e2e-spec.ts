@@ -82,11 +82,14 @@ describe('OpenID Connect back-channel logout', () => {
     const attachmentToken = decodeURIComponent(
       browser.cookie(trove.baseUrl, 'hb.auth.attachment_token') ?? '',
     );
+    // The session's stored row is named by its token's jti.
+    const { jti } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
+      jti: string;
+    };
     const [{ sid }] = await trove.query<{ sid: string }>(
-      `SELECT DISTINCT provider_session_id AS sid FROM auth_tokens t
-       JOIN users u ON u.id = t.user_id WHERE u.oidc_subject = $1 AND t.single_sign_on
-       ORDER BY 1`,
-      [sub],
+      `SELECT t.provider_session_id AS sid FROM auth_tokens t
+       JOIN users u ON u.id = t.user_id WHERE t.id = $1 AND u.oidc_subject = $2`,
+      [jti, sub],
     );
     return { browser, token, attachmentToken, sid };
   };
