@@ -16,6 +16,8 @@ import type { TroveConfig } from './config/configuration.js';
 import type { DatabaseServer } from './database/database-server.js';
 import { CHANGE_FEED_PATH, MAX_SOCKETS_PER_USER } from './events/change-feed.gateway.js';
 import { WebUi } from './web-ui/web-ui.js';
+import { isScimRequest } from './scim/scim-body.interceptor.js';
+import { SCIM_BASE_PATH } from './scim/scim.controller.js';
 
 export const SWAGGER_PATH = 'swagger';
 export const UPGRADE_REQUIRED_MESSAGE = 'this endpoint only accepts a WebSocket upgrade';
@@ -76,13 +78,22 @@ export function configureApp(
     response.status(426).set('Upgrade', 'websocket').json({ error: UPGRADE_REQUIRED_MESSAGE });
   });
   app.use(cookieParser());
-  app.useBodyParser('json', { limit: config.web.jsonBodyLimitBytes });
+  app.useBodyParser('json', {
+    limit: config.web.jsonBodyLimitBytes,
+    // SCIM reads its own bodies, so that it answers a bad one as SCIM answers errors.
+    type: (request) =>
+      !isScimRequest(request) && Boolean((request as Request).is('application/json')),
+  });
   app.useBodyParser('urlencoded', { limit: config.web.jsonBodyLimitBytes, extended: false });
   app.use(bodyDepthLimit(MAX_BODY_DEPTH));
   // Outside /api and /swagger: the web UI directory's app, or Trove's own pages.
   app.use(app.get(WebUi).middleware());
   app.setGlobalPrefix('api', {
-    exclude: [{ path: SWAGGER_PATH, method: RequestMethod.ALL }],
+    exclude: [
+      { path: SWAGGER_PATH, method: RequestMethod.ALL },
+      // SCIM is served where identity providers look for it: /scim/v2 (see ScimController).
+      { path: `${SCIM_BASE_PATH}/{*path}`, method: RequestMethod.ALL },
+    ],
   });
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
   SwaggerModule.setup(SWAGGER_PATH, app, () => buildOpenApiDocument(app, config), {
@@ -124,6 +135,10 @@ export function buildOpenApiDocument(app: INestApplication, config: TroveConfig)
     )
     .setVersion(config.build.version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'TROVE_SCIM_TOKEN, for `/scim/v2` only' },
+      'scim',
+    )
     .build();
   return SwaggerModule.createDocument(app, options, {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,

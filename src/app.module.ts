@@ -27,6 +27,7 @@ import { OidcModule } from './oidc/oidc.module.js';
 import { ProductsModule } from './products/products.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
+import { ScimModule } from './scim/scim.module.js';
 import { StatisticsModule } from './statistics/statistics.module.js';
 import { StockModule } from './stock/stock.module.js';
 import { StatusModule } from './status/status.module.js';
@@ -66,6 +67,7 @@ export class AppModule {
         UsersModule,
         PasswordResetsModule,
         OidcModule,
+        ScimModule,
         GroupsModule,
         EntitiesModule,
         EntityTypesModule,

@@ -28,6 +28,11 @@ export class ApiKeyRepository {
     return Boolean(result.affected);
   }
 
+  /** Deletes every key of the user. */
+  async deleteAllOfUser(userId: string): Promise<void> {
+    await this.db.repository(ApiKeyRecord).delete({ userId });
+  }
+
   /** Marks the key used now, unless it was marked after `since`. */
   async touch(id: string, since: Date): Promise<void> {
     await this.db

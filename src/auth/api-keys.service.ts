@@ -73,6 +73,12 @@ export class ApiKeysService {
     this.verified.forgetCredential(id);
   }
 
+  /** Deletes every API key of the user, on every instance at once (see `VerifiedCredentials`). */
+  async revokeAllForUser(userId: string): Promise<void> {
+    await this.keys.deleteAllOfUser(userId);
+    this.verified.forgetUser(userId);
+  }
+
   /**
    * The identity an API key stands for, or undefined for an unknown or expired key; an answer
    * verified before is taken from `VerifiedCredentials` (see `SessionsService.identify`).

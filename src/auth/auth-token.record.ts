@@ -25,6 +25,14 @@ export class AuthTokenRecord extends TimestampedRecord {
   @Column({ type: 'boolean', default: false })
   singleSignOn: boolean;
 
+  /**
+   * The provider's session (`sid` of the ID token) a single sign-on session was created in, so
+   * that the provider's back-channel logout of that session ends it; null otherwise.
+   */
+  @Index()
+  @Column({ type: 'text', nullable: true })
+  providerSessionId: string | null;
+
   @OneToMany(() => AuthRoleRecord, (role) => role.token)
   roles?: Relation<AuthRoleRecord>[];
 }

@@ -47,6 +47,7 @@ import { VerifiedCredentials } from './verified-credentials.js';
   exports: [
     VerifiedCredentials,
     SessionsService,
+    ApiKeysService,
     UpgradeAuthenticationService,
     PasswordsService,
     LoginThrottleService,

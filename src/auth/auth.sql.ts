@@ -30,3 +30,17 @@ export const DELETE_STALE_ATTEMPTS = `DELETE FROM login_attempts
   WHERE updated_at < now() - interval '1 day'`;
 
 export const DELETE_EXPIRED_TOKENS = `DELETE FROM auth_tokens WHERE expires_at <= now()`;
+
+/**
+ * Deletes the tokens created in provider session `$1` of users signing in with issuer `$2`
+ * (and subject `$3` unless null), answering their users.
+ */
+export const DELETE_PROVIDER_SESSION_TOKENS = `DELETE FROM auth_tokens t USING users u
+  WHERE u.id = t.user_id AND t.provider_session_id = $1 AND u.oidc_issuer = $2
+    AND ($3::text IS NULL OR u.oidc_subject = $3)
+  RETURNING t.user_id`;
+
+/** Deletes every single sign-on token of the user of issuer `$1` and subject `$2`. */
+export const DELETE_SINGLE_SIGN_ON_TOKENS = `DELETE FROM auth_tokens t USING users u
+  WHERE u.id = t.user_id AND t.single_sign_on AND u.oidc_issuer = $1 AND u.oidc_subject = $2
+  RETURNING t.user_id`;

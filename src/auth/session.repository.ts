@@ -4,7 +4,11 @@ import { Database } from '../database/database.js';
 import type { AuthRole } from './auth-role.js';
 import { AuthRoleRecord } from './auth-role.record.js';
 import { AuthTokenRecord } from './auth-token.record.js';
-import { DELETE_EXPIRED_TOKENS } from './auth.sql.js';
+import {
+  DELETE_EXPIRED_TOKENS,
+  DELETE_PROVIDER_SESSION_TOKENS,
+  DELETE_SINGLE_SIGN_ON_TOKENS,
+} from './auth.sql.js';
 
 export interface StoredToken {
   id: string;
@@ -13,6 +17,14 @@ export interface StoredToken {
   expiresAt: Date;
   role: AuthRole;
   singleSignOn: boolean;
+  /** The provider's session id (`sid`) of a single sign-on session, when it sent one. */
+  providerSessionId?: string | null;
+}
+
+/** Where a session came from: a single sign-on, and in which provider session. */
+export interface SessionOrigin {
+  singleSignOn: boolean;
+  providerSessionId: string | null;
 }
 
 /** The only code that writes the `auth_tokens` and `auth_roles` tables. */
@@ -32,11 +44,15 @@ export class SessionRepository {
     });
   }
 
-  async isSingleSignOn(id: string): Promise<boolean> {
-    const token = await this.db
-      .repository(AuthTokenRecord)
-      .findOne({ where: { id }, select: { id: true, singleSignOn: true } });
-    return token?.singleSignOn ?? false;
+  async findOrigin(id: string): Promise<SessionOrigin> {
+    const token = await this.db.repository(AuthTokenRecord).findOne({
+      where: { id },
+      select: { id: true, singleSignOn: true, providerSessionId: true },
+    });
+    return {
+      singleSignOn: token?.singleSignOn ?? false,
+      providerSessionId: token?.providerSessionId ?? null,
+    };
   }
 
   async delete(id: string): Promise<void> {
@@ -50,11 +66,35 @@ export class SessionRepository {
       .delete(except.length > 0 ? { userId, id: Not(In(except)) } : { userId });
   }
 
+  /**
+   * Deletes the tokens created in provider session `sid` of users signing in with `issuer` (and
+   * `subject`, when given); returns the ids of their users.
+   */
+  async deleteOfProviderSession(
+    issuer: string,
+    sid: string,
+    subject: string | undefined,
+  ): Promise<string[]> {
+    return userIdsOf(
+      await this.db.query(DELETE_PROVIDER_SESSION_TOKENS, [sid, issuer, subject ?? null]),
+    );
+  }
+
+  /** Deletes every single sign-on token of the user with this provider identity; their ids. */
+  async deleteSingleSignOnOf(issuer: string, subject: string): Promise<string[]> {
+    return userIdsOf(await this.db.query(DELETE_SINGLE_SIGN_ON_TOKENS, [issuer, subject]));
+  }
+
   /** Deletes the expired tokens; returns how many went. */
   async deleteExpired(): Promise<number> {
     return deletedCount(await this.db.query(DELETE_EXPIRED_TOKENS));
   }
 }
+
+/** The distinct users of the rows a DELETE … RETURNING user_id answered (`[rows, count]`). */
+const userIdsOf = (result: unknown[]): string[] => [
+  ...new Set((result[0] as { user_id: string }[]).map((row) => row.user_id)),
+];
 
 /** The row count TypeORM returns for a DELETE run as a query (`[rows, count]`). */
 export function deletedCount(result: unknown[]): number {

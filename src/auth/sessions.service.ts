@@ -7,7 +7,7 @@ import type { TroveConfig } from '../config/configuration.js';
 import type { AuthIdentity } from './auth-user.js';
 import { IdentityRepository } from './identity.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
-import { SessionRepository } from './session.repository.js';
+import { SessionRepository, type SessionOrigin } from './session.repository.js';
 import {
   credentialKey,
   VerifiedCredentials,
@@ -84,11 +84,12 @@ export class SessionsService {
 
   /**
    * A new session of the user; `singleSignOn` when an SSO sign-in issues it (or renews one that
-   * did), so that changes made with it are attributed to the SSO identity.
+   * did), so that changes made with it are attributed to the SSO identity, and the provider's
+   * session id it was created in, so that the provider's back-channel logout ends it.
    */
   async issue(
     userId: string,
-    options: { long: boolean; singleSignOn?: boolean },
+    options: { long: boolean; singleSignOn?: boolean; providerSessionId?: string | null },
   ): Promise<IssuedSession> {
     const lifetime = options.long ? LONG_SESSION_LIFETIME_MS : SESSION_LIFETIME_MS;
     const expiresAt = new Date(Math.floor((Date.now() + lifetime) / 1000) * 1000);
@@ -114,6 +115,7 @@ export class SessionsService {
         expiresAt,
         role: 'user',
         singleSignOn: options.singleSignOn ?? false,
+        providerSessionId: options.providerSessionId ?? null,
       },
       {
         id: attachmentId,
@@ -122,6 +124,7 @@ export class SessionsService {
         expiresAt,
         role: 'attachments',
         singleSignOn: options.singleSignOn ?? false,
+        providerSessionId: options.providerSessionId ?? null,
       },
     ]);
     return { sessionId, token, attachmentToken, expiresAt };
@@ -198,17 +201,44 @@ export class SessionsService {
     return this.identify(claims, rawToken, tenant);
   }
 
-  /** A new short session in place of the caller's, which ends; SSO stays SSO. */
+  /**
+   * A new short session in place of the caller's, which ends; SSO stays SSO, in the same
+   * provider session.
+   */
   async renew(userId: string, tokenId: string): Promise<IssuedSession> {
-    const singleSignOn = await this.sessions.isSingleSignOn(tokenId);
-    const session = await this.issue(userId, { long: false, singleSignOn });
+    const origin = await this.origin(tokenId);
+    const session = await this.issue(userId, { long: false, ...origin });
     await this.revoke(tokenId);
     return session;
+  }
+
+  /** Whether the session is a single sign-on, and of which provider session. */
+  origin(tokenId: string): Promise<SessionOrigin> {
+    return this.sessions.findOrigin(tokenId);
   }
 
   async revoke(tokenId: string): Promise<void> {
     await this.sessions.delete(tokenId);
     this.verified.forgetCredential(tokenId);
+  }
+
+  /**
+   * Revokes the sessions (with their attachment tokens) created in the provider's session `sid`
+   * for users of `issuer` (and `subject`, when given), or with no `sid` every single sign-on
+   * session of that subject: a back-channel logout. Returns the users whose sessions ended.
+   */
+  async revokeProviderSession(
+    issuer: string,
+    logout: { sid?: string; subject?: string },
+  ): Promise<string[]> {
+    const userIds =
+      logout.sid !== undefined
+        ? await this.sessions.deleteOfProviderSession(issuer, logout.sid, logout.subject)
+        : logout.subject !== undefined
+          ? await this.sessions.deleteSingleSignOnOf(issuer, logout.subject)
+          : [];
+    for (const userId of userIds) this.verified.forgetUser(userId);
+    return userIds;
   }
 
   /** Revokes every session and attachment token of the user, except those listed. */

@@ -96,7 +96,11 @@ export interface TroveConfig {
     roleMapping: Record<string, 'owner' | 'user' | 'viewer'>;
     stateExpiryMs: number;
     requestTimeoutMs: number;
+    /** Post-logout redirect URI for RP-initiated logout; empty: sign-out stays local. */
+    logoutRedirect: string;
   };
+  /** SCIM 2.0 provisioning of the shared SSO group's users; off while `token` is empty. */
+  scim: { token: string };
   storage: {
     driver: 'local' | 's3';
     s3: {
@@ -280,7 +284,9 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       ),
       stateExpiryMs: env.TROVE_OIDC_STATE_EXPIRY * 1000,
       requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
+      logoutRedirect: env.TROVE_OIDC_LOGOUT_REDIRECT.trim(),
     },
+    scim: { token: env.TROVE_SCIM_TOKEN },
     storage: {
       driver: env.TROVE_STORAGE_DRIVER as 'local' | 's3',
       s3: {

@@ -98,3 +98,20 @@ describe('.env.example', () => {
     expect(listed).toEqual(Object.keys(new EnvironmentVariables()));
   });
 });
+
+describe('SCIM settings', () => {
+  it('need a token of at least 32 characters, never echoed, and the shared group with it', () => {
+    expect(validateEnvironment({}).TROVE_SCIM_TOKEN).toBe('');
+    expect(
+      problemsOf({ TROVE_SCIM_TOKEN: 'short-secret', TROVE_OIDC_SHARED_GROUP: 'Acme' }),
+    ).toEqual(['TROVE_SCIM_TOKEN: must be longer than or equal to 32 characters (value hidden)']);
+    expect(problemsOf({ TROVE_SCIM_TOKEN: 'x'.repeat(32) })).toEqual([
+      'TROVE_OIDC_SHARED_GROUP: is required when TROVE_SCIM_TOKEN is set (got "")',
+    ]);
+    const env = validateEnvironment({
+      TROVE_SCIM_TOKEN: 'x'.repeat(32),
+      TROVE_OIDC_SHARED_GROUP: 'Acme',
+    });
+    expect(env.TROVE_SCIM_TOKEN).toBe('x'.repeat(32));
+  });
+});

@@ -500,6 +500,8 @@ export class EnvironmentVariables {
 
   /** Name of a Trove group that every single sign-on user joins; empty gives each new user a group of their own. */
   @IsString()
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_SCIM_TOKEN !== '')
+  @Matches(/\S/, { message: 'is required when TROVE_SCIM_TOKEN is set' })
   TROVE_OIDC_SHARED_GROUP = '';
 
   /** Provider group to role in the shared group, e.g. `it-admins=owner,staff=user,auditors=viewer`. */
@@ -521,6 +523,26 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(300)
   TROVE_OIDC_REQUEST_TIMEOUT = 30;
+
+  /**
+   * Where the provider sends the browser after signing out there (a post-logout redirect URI
+   * registered at the provider); set, signing out through `POST /api/v1/users/login/oidc/logout`
+   * also ends the provider session (RP-initiated logout). Empty: Trove's sign-out stays local.
+   */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_OIDC_LOGOUT_REDIRECT !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  TROVE_OIDC_LOGOUT_REDIRECT = '';
+
+  // --- SCIM provisioning ------------------------------------------------------------------
+
+  /**
+   * Bearer token of the identity provider's SCIM client (at least 32 characters); set, `/scim/v2`
+   * provisions the users of TROVE_OIDC_SHARED_GROUP (which must then be set). Empty: SCIM is off.
+   */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_SCIM_TOKEN !== '')
+  @IsString()
+  @MinLength(32)
+  TROVE_SCIM_TOKEN = '';
 
   // --- Labels -----------------------------------------------------------------------------
 
@@ -621,6 +643,7 @@ export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'TROVE_BARCODE_UPCITEMDB_KEY',
   'TROVE_MAILER_PASSWORD',
   'TROVE_NOTIFIER_ENCRYPTION_KEY',
+  'TROVE_SCIM_TOKEN',
 ]);
 
 const KIND_CONSTRAINTS = new Set(['isInt', 'isBoolean', 'isIn', 'matches', 'isUrl', 'isString']);

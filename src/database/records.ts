@@ -16,8 +16,10 @@ import { GroupMembershipRecord } from '../groups/group-membership.record.js';
 import { GroupRecord } from '../groups/group.record.js';
 import { MaintenanceEntryRecord } from '../maintenance/maintenance-entry.record.js';
 import { NotifierRecord } from '../notifiers/notifier.record.js';
+import { OidcLogoutTokenRecord } from '../oidc/oidc-logout-token.record.js';
 import { PasswordResetRecord } from '../password-resets/password-reset.record.js';
 import { ReminderRunRecord } from '../reminders/reminder-run.record.js';
+import { ScimIdentityRecord } from '../scim/scim-identity.record.js';
 import { WarrantyAnnouncementRecord } from '../reminders/warranty-announcement.record.js';
 import { EntityStockRecord } from '../stock/entity-stock.record.js';
 import { TagRecord } from '../tags/tag.record.js';
@@ -53,4 +55,6 @@ export const RECORDS = [
   EntityHistoryRecord,
   CheckoutRecord,
   EntityStockRecord,
+  OidcLogoutTokenRecord,
+  ScimIdentityRecord,
 ];

@@ -12,8 +12,10 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { PresentedToken } from '../auth/token-extraction.js';
 import { AUTH_SUBPROTOCOL } from '../auth/token-extraction.js';
 import { UpgradeAuthenticationService } from '../auth/upgrade-authentication.service.js';
+import { CREDENTIALS_CHANNEL } from '../auth/verified-credentials.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { isDatabaseUnavailable } from '../database/database-availability.js';
+import { DatabaseNotifications } from '../database/database-notifications.js';
 import type { ChangeEvent } from './change-event.js';
 import { ChangeEvents } from './change-events.service.js';
 
@@ -51,10 +53,12 @@ const frame = (event: ChangeEvent | 'ping'): string => JSON.stringify({ event })
  * instance, once the change commits; see ChangeEvents), and `{"event":"ping"}` every
  * TROVE_WS_PING_INTERVAL seconds.
  *
- * The upgrade is authenticated like an HTTP request (refused with its status, no socket). At
- * each ping every socket's credential and membership are checked again; a socket whose session
- * was revoked (logout, password change, user deleted) or whose user left the group is closed
- * with 1008. A socket with more than MAX_BUFFERED_BYTES unsent is dropped rather than buffered.
+ * The upgrade is authenticated like an HTTP request (refused with its status, no socket). A
+ * socket's credential and membership are checked again as soon as the database announces a
+ * change to its user's credentials (`CREDENTIALS_CHANNEL`, heard by every instance), at each
+ * ping, and after the notification connection comes back (notices may have been missed); a
+ * socket whose session was revoked (logout, password change, back-channel logout, user deleted
+ * or disabled) or whose user left the group is closed with 1008. A socket with more than MAX_BUFFERED_BYTES unsent is dropped rather than buffered.
  * On shutdown every socket is closed with 1001.
  */
 @WebSocketGateway({
@@ -81,6 +85,7 @@ export class ChangeFeedGateway
   constructor(
     private readonly authentication: UpgradeAuthenticationService,
     private readonly changes: ChangeEvents,
+    private readonly notifications: DatabaseNotifications,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -100,6 +105,15 @@ export class ChangeFeedGateway
     server.options.handleProtocols = (protocols) =>
       protocols.has(AUTH_SUBPROTOCOL) ? AUTH_SUBPROTOCOL : false;
     this.changes.subscribe(({ groupId, event }) => this.broadcast(groupId, event));
+    // The check reads the credential cache only after an await, so the cache's own handler of
+    // the same notice has forgotten the user by then, whichever runs first.
+    this.notifications.listen(
+      CREDENTIALS_CHANNEL,
+      (userId) => void this.recheckWhere((feed) => feed.userId === userId),
+      (subscribed) => {
+        if (subscribed) void this.recheckWhere(() => true);
+      },
+    );
     const interval = this.config.get('changeFeed', { infer: true }).pingIntervalMs;
     this.pingTimer = setInterval(() => void this.ping(), interval);
     this.pingTimer.unref();
@@ -203,6 +217,15 @@ export class ChangeFeedGateway
       }
     } finally {
       this.checking = false;
+    }
+  }
+
+  /** Checks the credential of every open socket that `matches` again now, one at a time. */
+  private async recheckWhere(matches: (feed: FeedSocket) => boolean): Promise<void> {
+    const sockets = [...this.byGroup.values()].flatMap((group) => [...group].filter(matches));
+    for (const feed of sockets) {
+      if (this.closed) return;
+      if (feed.socket.readyState === feed.socket.OPEN) await this.recheck(feed);
     }
   }
 

@@ -6,6 +6,7 @@ import {
   NotFoundException,
   forwardRef,
 } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { VerifiedCredentials } from '../auth/verified-credentials.js';
@@ -22,6 +23,13 @@ import { toGroupDto } from './group.mapper.js';
 import { GroupRepository } from './group.repository.js';
 import { GroupSeeder } from './group-seed.js';
 import { ChangeEvents } from '../events/change-events.service.js';
+
+/**
+ * The key that finds the group single sign-on (and SCIM provisioning) shares under the name
+ * `name` (TROVE_OIDC_SHARED_GROUP): derived from the setting, never the group's own name.
+ */
+export const oidcSharedGroupKey = (name: string): string =>
+  createHash('sha256').update(name).digest('hex').slice(0, 40);
 
 /** Characters a group name may have (the column is varchar(255)). */
 export const GROUP_NAME_MAX_LENGTH = 255;
@@ -236,6 +244,11 @@ export class GroupsService {
     const group = await this.createOwnedGroup(userId, name, { starter: false });
     await this.groups.setOidcSharedKey(group.id, key);
     return { id: group.id, created: true };
+  }
+
+  /** The id of the group shared under `key` (see `oidcSharedGroupKey`), if it exists yet. */
+  async findOidcShared(key: string): Promise<string | undefined> {
+    return (await this.groups.findByOidcSharedKey(key))?.id;
   }
 
   /** Points the user's default group at one of their groups if it no longer is one. */

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TroveConfig } from '../config/configuration.js';
 import type { GroupRole } from '../groups/group-role.js';
-import { GroupsService } from '../groups/groups.service.js';
+import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import type { UserRecord } from '../users/user.record.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import type { OidcIdentity } from './oidc-claims.js';
@@ -31,7 +30,10 @@ export class OidcAccountsService {
     return this.config.get('oidc', { infer: true });
   }
 
-  /** `sharedRole` is the user's role in the shared group, when one is configured. */
+  /**
+   * `sharedRole` is the user's role in the shared group, when one is configured. A disabled
+   * user is refused (and nothing they would have been linked to or joined is kept).
+   */
   @Transactional()
   async signIn(identity: OidcIdentity, sharedRole: GroupRole | undefined): Promise<OidcSignedIn> {
     // Two first sign-ins of one identity must not both create a user.
@@ -39,6 +41,7 @@ export class OidcAccountsService {
     const user =
       (await this.users.findByOidcIdentity(identity.issuer, identity.subject)) ??
       (await this.linkOrCreate(identity, sharedRole));
+    if (user.disabledAt) throw new OidcSignInRefused(`user ${user.id} is disabled`);
     if (sharedRole) await this.joinSharedGroup(user.id, sharedRole);
     return { id: user.id };
   }
@@ -88,8 +91,7 @@ export class OidcAccountsService {
    */
   private async joinSharedGroup(userId: string, role: GroupRole): Promise<void> {
     const name = this.settings.sharedGroup;
-    const key = createHash('sha256').update(name).digest('hex').slice(0, 40);
-    const group = await this.groups.findOrCreateOidcShared(key, name, userId);
+    const group = await this.groups.findOrCreateOidcShared(oidcSharedGroupKey(name), name, userId);
     if (group.created) {
       await this.groups.applyRole(group.id, userId, role);
       await this.groups.repairDefaultGroup(userId);

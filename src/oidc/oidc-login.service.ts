@@ -5,6 +5,7 @@ import type { VerifyCallback } from 'passport-openidconnect';
 import { LoginThrottleService, TooManyAttemptsException } from '../auth/login-throttle.service.js';
 import { ServerSecretsService } from '../auth/server-secrets.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
+import { publicBaseUrl } from '../common/http/public-base-url.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { setSessionCookies } from '../users/session-cookies.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
@@ -79,6 +80,7 @@ export class OidcLoginService {
         const session = await this.sessions.issue(outcome.user.id, {
           long: true,
           singleSignOn: true,
+          providerSessionId: outcome.user.providerSessionId,
         });
         setSessionCookies(request, response, session, true);
         await this.throttle.recordSuccess({ address: request.ip });
@@ -153,12 +155,7 @@ export class OidcLoginService {
 
   /** Trove's public base URL: the configured hostname, else the scheme and Host of the request. */
   private publicBase(request: Request): string {
-    const hostname = this.config.get('options', { infer: true }).hostname.trim();
-    if (hostname !== '') {
-      const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(hostname) ? hostname : `http://${hostname}`;
-      return base.replace(/\/+$/, '');
-    }
-    return `${request.protocol}://${request.get('host') ?? ''}`;
+    return publicBaseUrl(this.config.get('options', { infer: true }).hostname, request);
   }
 
   /** passport-openidconnect's verify callback; it picks the signature by arity (nine here). */
@@ -202,7 +199,12 @@ export class OidcLoginService {
     const claims = { ...idClaims, ...userInfo } as Record<string, unknown>;
     const identity = readIdentity(claims, idClaims.iss, idClaims.sub, this.settings);
     const sharedRole = checkAccess(identity, this.settings);
-    return this.accounts.signIn(identity, sharedRole);
+    const signedIn = await this.accounts.signIn(identity, sharedRole);
+    // Kept with the session, so that the provider's back-channel logout of this session ends it.
+    const sid: unknown = idClaims.sid;
+    return typeof sid === 'string' && sid !== ''
+      ? { ...signedIn, providerSessionId: sid }
+      : signedIn;
   }
 }
 

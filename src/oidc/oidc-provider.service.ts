@@ -17,6 +17,8 @@ export interface OidcProviderMetadata {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   userinfoEndpoint: string | undefined;
+  /** Where RP-initiated logout sends the browser, when the provider offers it. */
+  endSessionEndpoint: string | undefined;
   jwksUri: string;
   /** Client authentication at the token endpoint: HTTP Basic unless only form fields are offered. */
   tokenAuthMethod: 'client_secret_basic' | 'client_secret_post';
@@ -26,6 +28,16 @@ export interface OidcProviderMetadata {
 export interface IdTokenClaims extends JwtPayload {
   iss: string;
   sub: string;
+}
+
+/** What a token of the provider must also pass, besides signature, issuer, audience and expiry. */
+export interface ProviderTokenChecks {
+  /** The `nonce` claim must be this. */
+  nonce?: string;
+  /** `iat` must be present and at most this many seconds old. */
+  maxAgeSeconds?: number;
+  /** Makes the error thrown for a token that does not verify. */
+  refuse: (message: string) => Error;
 }
 
 const RETRY_FIRST_DELAY_MS = 1_000;
@@ -90,15 +102,30 @@ export class OidcProviderService implements OnApplicationBootstrap, OnModuleDest
   }
 
   /**
-   * Verifies an ID token's signature (with the provider's keys, or the client secret for HMAC
-   * algorithms), issuer, audience, lifetime and nonce, and returns its claims.
+   * Verifies an ID token's signature, issuer, audience, lifetime and nonce (see
+   * `verifyToken`), and returns its claims.
    */
   async verifyIdToken(idToken: string, expectedNonce: string): Promise<IdTokenClaims> {
+    const refuse = (message: string) => new OidcSignInRefused(`the ID token ${message}`);
+    const claims = await this.verifyToken(idToken, { nonce: expectedNonce, refuse });
+    if (typeof claims.sub !== 'string' || claims.sub === '') throw refuse('has no subject');
+    return claims as IdTokenClaims;
+  }
+
+  /**
+   * Verifies a JWT the provider issued to Trove (an ID token, a back-channel logout token): its
+   * signature with the provider's published keys (or the client secret for HMAC algorithms;
+   * never `none`), issuer, audience (this client), expiry and `checks`, with a minute of clock
+   * tolerance. Returns its header and claims; throws `checks.refuse(<what is wrong>)`.
+   */
+  async verifyToken(
+    token: string,
+    checks: ProviderTokenChecks,
+  ): Promise<JwtPayload & { iss: string }> {
+    const { refuse } = checks;
     const metadata = await this.metadata();
-    const decoded = jwt.decode(idToken, { complete: true });
-    if (!decoded || typeof decoded.payload === 'string') {
-      throw new OidcSignInRefused('the ID token is not a JWT');
-    }
+    const decoded = jwt.decode(token, { complete: true });
+    if (!decoded || typeof decoded.payload === 'string') throw refuse('is not a JWT');
     const { alg, kid } = decoded.header;
     let candidates: (KeyObject | Buffer)[];
     if (SYMMETRIC_ALGORITHMS.has(alg)) {
@@ -106,31 +133,25 @@ export class OidcProviderService implements OnApplicationBootstrap, OnModuleDest
     } else if (ASYMMETRIC_ALGORITHMS.has(alg)) {
       candidates = await this.verificationKeys(metadata, alg, kid);
     } else {
-      throw new OidcSignInRefused(`the ID token is signed with unsupported algorithm '${alg}'`);
+      throw refuse(`is signed with unsupported algorithm '${alg}'`);
     }
-    if (candidates.length === 0) {
-      throw new OidcSignInRefused(`no key of the provider verifies the ID token (kid ${kid})`);
-    }
+    if (candidates.length === 0) throw refuse(`is signed by no key of the provider (kid ${kid})`);
     let lastError: unknown;
     for (const key of candidates) {
       try {
-        const claims = jwt.verify(idToken, key, {
+        return jwt.verify(token, key, {
           algorithms: [alg as Algorithm],
           issuer: metadata.issuer,
           audience: this.settings.clientId,
-          nonce: expectedNonce,
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        }) as JwtPayload;
-        if (typeof claims.sub !== 'string' || claims.sub === '') {
-          throw new OidcSignInRefused('the ID token has no subject');
-        }
-        return claims as IdTokenClaims;
+          ...(checks.nonce === undefined ? {} : { nonce: checks.nonce }),
+          ...(checks.maxAgeSeconds === undefined ? {} : { maxAge: checks.maxAgeSeconds }),
+        }) as JwtPayload & { iss: string };
       } catch (error) {
-        if (error instanceof OidcSignInRefused) throw error;
         lastError = error;
       }
     }
-    throw new OidcSignInRefused(`the ID token does not verify: ${describeError(lastError)}`);
+    throw refuse(`does not verify: ${describeError(lastError)}`);
   }
 
   private discoverInBackground(attempt: number): void {
@@ -185,6 +206,10 @@ export class OidcProviderService implements OnApplicationBootstrap, OnModuleDest
         document.userinfo_endpoint === undefined
           ? undefined
           : endpoint(document, 'userinfo_endpoint'),
+      endSessionEndpoint:
+        document.end_session_endpoint === undefined
+          ? undefined
+          : endpoint(document, 'end_session_endpoint'),
       jwksUri: endpoint(document, 'jwks_uri'),
       tokenAuthMethod: postOnly ? 'client_secret_post' : 'client_secret_basic',
     };

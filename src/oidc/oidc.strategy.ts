@@ -12,6 +12,8 @@ import type { OidcTokenClient } from './oidc-token-client.js';
 /** The user a successful sign-in resolves to. */
 export interface OidcSignedIn {
   id: string;
+  /** The provider's session id (`sid` of the ID token), when it sent one. */
+  providerSessionId?: string;
 }
 
 /** How one run of the strategy ended. */

@@ -43,7 +43,8 @@ export class PasswordResetsController {
     summary: 'Mail a password reset link',
     description:
       'Answers 204 whether or not a user has the address: a link valid for one hour is mailed ' +
-      'later, and only to a user with a password (not one who only signs in through OIDC), when ' +
+      'later, and only to an enabled user with a password (not one who only signs in through ' +
+      'OIDC), when ' +
       'mail (TROVE_MAILER_*) and TROVE_OPTIONS_HOSTNAME are configured. A new link replaces the ' +
       'older unused ones. Every request counts: after TROVE_AUTH_RATE_LIMIT_MAX_ATTEMPTS ' +
       'requests for one address (four times as many from one client address) within the ' +
@@ -70,8 +71,9 @@ export class PasswordResetsController {
     description:
       'Uses up the link and ends every session of the user (API keys stay). An unknown, ' +
       'expired or used token is a 400 `password reset link is invalid or has expired`, and ' +
-      'counts towards the client’s throttle (429 with Retry-After). Passwords need 8 to 1024 ' +
-      'characters (422 naming `password`).',
+      'counts towards the client’s throttle (429 with Retry-After). The link of a disabled ' +
+      'account is a 403 `this account is disabled; ask your administrator` and stays unused. ' +
+      'Passwords need 8 to 1024 characters (422 naming `password`).',
   })
   @ApiNoContentResponse({ description: 'The password is set' })
   @ApiResponse({
@@ -79,7 +81,11 @@ export class PasswordResetsController {
     description: 'The link is invalid, expired or used, or the body is not JSON',
     type: ErrorResponseDto,
   })
-  @ApiResponse({ status: 403, description: DISABLED, type: ErrorResponseDto })
+  @ApiResponse({
+    status: 403,
+    description: `${DISABLED}, or the account is disabled`,
+    type: ErrorResponseDto,
+  })
   @ApiResponse(THROTTLED_RESPONSE)
   @ApiErrors(422)
   async resetPassword(

@@ -16,7 +16,12 @@ import { sha256 } from '../common/security/sha256.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { Mailer } from '../mail/mailer.js';
-import { LOCAL_LOGIN_DISABLED, normaliseEmail, UsersService } from '../users/users.service.js';
+import {
+  AccountDisabledException,
+  LOCAL_LOGIN_DISABLED,
+  normaliseEmail,
+  UsersService,
+} from '../users/users.service.js';
 import type { UserRecord } from '../users/user.record.js';
 import { passwordResetMail, resetLink, resetLinkBase } from './password-reset-mail.js';
 import { PasswordResetRepository } from './password-reset.repository.js';
@@ -119,6 +124,10 @@ export class PasswordResetsService implements OnModuleInit {
       this.logger.log('password reset requested for an address without a local account');
       return;
     }
+    if (user.disabledAt) {
+      this.logger.log(`password reset requested for disabled user ${user.id}; no link sent`);
+      return;
+    }
     const link = resetLink(base, await this.issue(user.id));
     await this.mailer.send({ to: user.email, ...passwordResetMail(user.name, link) });
     this.logger.log(`password reset link mailed to user ${user.id}`);
@@ -154,12 +163,14 @@ export class PasswordResetsService implements OnModuleInit {
     }
     const user = await this.localUser(normaliseEmail(email));
     if (!user) throw new ResetLinkRefused(`no user with a password has the address ${email}`);
+    if (user.disabledAt) throw new ResetLinkRefused(`the account of ${email} is disabled`);
     return resetLink(base, await this.issue(user.id));
   }
 
   /**
    * Sets a new password through a link, which is used up, and ends every session of its user.
-   * An unknown, expired or used link is a 400 and counts towards the client's throttle.
+   * An unknown, expired or used link is a 400 and counts towards the client's throttle; the
+   * link of a disabled account is a 403 and stays unused.
    */
   async reset(token: string, password: string, clientAddress: string | undefined): Promise<void> {
     this.assertEnabled();
@@ -178,6 +189,7 @@ export class PasswordResetsService implements OnModuleInit {
   private async applyReset(tokenHash: Buffer, passwordHash: string): Promise<boolean> {
     const userId = await this.resets.consume(tokenHash);
     if (userId === null) return false;
+    if ((await this.users.findById(userId))?.disabledAt) throw new AccountDisabledException();
     await this.users.setPasswordHash(userId, passwordHash);
     await this.resets.deleteUnusedOfUser(userId);
     await this.sessions.revokeAllForUser(userId);

@@ -45,7 +45,8 @@ export class SessionsController {
     summary: 'Sign in with e-mail and password',
     description:
       'Accepts JSON or a form. Sets the cookies the Homebox web UI uses. Failed attempts are ' +
-      'throttled per account and per client address (429 with Retry-After).',
+      'throttled per account and per client address (429 with Retry-After). The right ' +
+      'password of a disabled account is a 403 `this account is disabled; ask your administrator`.',
   })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiQuery({ name: 'provider', required: false, enum: ['local'] })

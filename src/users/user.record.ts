@@ -36,6 +36,13 @@ export class UserRecord extends TimestampedRecord {
   @Column({ type: 'text', nullable: true })
   oidcSubject: string | null;
 
+  /**
+   * When the account was disabled (SCIM `active: false`): its credentials are refused and it
+   * cannot sign in; its history stays attributed to it. Null while the account is enabled.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
+
   /** Client settings: an object with arbitrary keys, null before the first save. */
   @Column({ type: 'jsonb', nullable: true })
   settings: Record<string, unknown> | null;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { UserRecord } from './user.record.js';
-import { KEEP_DEFAULT_GROUP_AMONG, SUMMARIES, UPDATE_SETTINGS } from './user.sql.js';
+import { KEEP_DEFAULT_GROUP_AMONG, SET_DISABLED, SUMMARIES, UPDATE_SETTINGS } from './user.sql.js';
 
 export type UserValues = Pick<
   UserRecord,
@@ -22,6 +22,8 @@ export interface UserSummary {
   id: string;
   name: string;
   email: string;
+  /** The account is disabled: it cannot sign in and its credentials are refused. */
+  disabled: boolean;
 }
 
 /** The only code that reads or writes the `users` table. */
@@ -66,6 +68,16 @@ export class UserRepository {
 
   async setPasswordHash(id: string, passwordHash: string): Promise<void> {
     await this.db.repository(UserRecord).update({ id }, { passwordHash });
+  }
+
+  /** Disables (or enables) the user; false when it already was. */
+  async setDisabled(id: string, disabled: boolean): Promise<boolean> {
+    // An UPDATE run as a query answers `[rows, count]`.
+    const result = (await this.db.query(SET_DISABLED, [id, disabled])) as unknown as [
+      unknown[],
+      number,
+    ];
+    return result[1] > 0;
   }
 
   async setSettings(id: string, settings: Record<string, unknown>): Promise<void> {

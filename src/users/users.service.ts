@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
+import { ApiKeysService } from '../auth/api-keys.service.js';
 import type { AuthIdentity } from '../auth/auth-user.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
@@ -30,6 +31,14 @@ import { ChangeEvents } from '../events/change-events.service.js';
 export const SETTINGS_MAX_BYTES = 64 * 1024;
 export const SETTINGS_MAX_DEPTH = 16;
 export const LOCAL_LOGIN_DISABLED = 'local login is not enabled';
+export const ACCOUNT_DISABLED = 'this account is disabled; ask your administrator';
+
+/** Refuses a disabled account (403), wherever it tries to sign in or recover access. */
+export class AccountDisabledException extends ForbiddenException {
+  constructor() {
+    super(ACCOUNT_DISABLED);
+  }
+}
 
 /** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
 export const homeGroupName = (name: string): string =>
@@ -52,6 +61,7 @@ export class UsersService {
     private readonly users: UserRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
+    private readonly apiKeys: ApiKeysService,
     private readonly verified: VerifiedCredentials,
     // The groups module sets its members' default group here: each resolves the other late.
     @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
@@ -124,12 +134,13 @@ export class UsersService {
 
   /**
    * Checks an e-mail and password. An unknown e-mail and a wrong password cost the same time
-   * and give the same answer.
+   * and give the same answer; only the right password of a disabled account learns that it is.
    */
   async verifyCredentials(username: string, password: string): Promise<UserRecord> {
     const user = await this.users.findByEmail(normaliseEmail(username));
     const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !valid) throw new UnauthorizedException('unauthorized');
+    if (user.disabledAt) throw new AccountDisabledException();
     if (user.passwordHash && this.passwords.needsRehash(user.passwordHash)) {
       await this.users.setPasswordHash(user.id, await this.passwords.hash(password));
     }
@@ -142,27 +153,64 @@ export class UsersService {
   }
 
   async updateSelf(caller: AuthIdentity, dto: UpdateSelfDto): Promise<UserDto> {
-    const user = await this.findOrFail(caller.id);
-    if (dto.name !== undefined) user.name = dto.name;
-    if (dto.email !== undefined) {
-      const email = normaliseEmail(dto.email);
+    const user = await this.updateAccount(caller.id, dto);
+    return toUserDto(user, await this.groupIdsOf(caller.id));
+  }
+
+  /**
+   * Changes the user's name or e-mail address (409 when another user has it) and tells the
+   * members of their groups.
+   */
+  async updateAccount(
+    userId: string,
+    change: { name?: string; email?: string },
+  ): Promise<UserRecord> {
+    const user = await this.findOrFail(userId);
+    if (change.name !== undefined) user.name = change.name;
+    if (change.email !== undefined) {
+      const email = normaliseEmail(change.email);
       if (email !== user.email && (await this.users.existsByEmail(email))) {
         throw new ConflictException('a user with this e-mail address already exists');
       }
       user.email = email;
     }
     await this.users.save(user);
-    const groupIds = await this.groupIdsOf(caller.id);
-    await this.announce(groupIds);
-    return toUserDto(user, groupIds);
+    await this.announce(await this.groupIdsOf(userId));
+    return user;
   }
 
   async deleteSelf(caller: AuthIdentity): Promise<void> {
     if (this.options.demo) throw new ForbiddenException('not allowed in demo mode');
-    const groupIds = await this.groupIdsOf(caller.id);
-    await this.users.delete(caller.id);
-    this.verified.forgetUser(caller.id);
+    await this.deleteAccount(caller.id);
+  }
+
+  /**
+   * Deletes the account with its sessions, API keys and memberships; what it changed stays,
+   * attributed to it by id.
+   */
+  async deleteAccount(userId: string): Promise<void> {
+    const groupIds = await this.groupIdsOf(userId);
+    await this.users.delete(userId);
+    this.verified.forgetUser(userId);
     await this.announce(groupIds);
+  }
+
+  /**
+   * Disables the account (or enables it again). Disabling ends every session, attachment token
+   * and API key of the user on every instance at once (the database tells each instance, which
+   * also closes their change-feed sockets); while disabled, the user cannot sign in, reset a
+   * password or use any credential. Their history stays theirs. Owners of their groups see the
+   * change in the member list.
+   */
+  @Transactional()
+  async setDisabled(userId: string, disabled: boolean): Promise<void> {
+    if (!(await this.users.setDisabled(userId, disabled))) return;
+    if (disabled) {
+      await this.sessions.revokeAllForUser(userId);
+      await this.apiKeys.revokeAllForUser(userId);
+    }
+    this.verified.forgetUser(userId);
+    await this.announce(await this.groupIdsOf(userId));
   }
 
   async getSettings(caller: AuthIdentity): Promise<Record<string, unknown> | null> {
@@ -240,9 +288,14 @@ export class UsersService {
     await this.users.keepDefaultGroupAmong(userId, groupIds);
   }
 
-  /** The id, name and e-mail of these users, by name (then id). */
+  /** The id, name, e-mail and disabled state of these users, by name (then id). */
   async summariesOf(ids: string[]): Promise<UserSummary[]> {
     return ids.length === 0 ? [] : this.users.summaries(ids);
+  }
+
+  /** The user with this id, if any. */
+  async findById(id: string): Promise<UserRecord | null> {
+    return this.users.findById(id);
   }
 
   /** The user signing in with this provider identity, if any. */

@@ -16,7 +16,7 @@ describe('purge of expired credentials', () => {
     ]);
   });
 
-  it('deletes expired sessions and dead invitations, and keeps live ones', async () => {
+  it('deletes expired sessions, dead invitations and stale logout tokens, and keeps live ones', async () => {
     const expired = await signUp(app.trove);
     const live = await signUp(app.trove);
     await app.trove.query(
@@ -37,8 +37,21 @@ describe('purge of expired credentials', () => {
       used.body.id,
     ]);
 
+    await app.trove.query(
+      `INSERT INTO oidc_logout_tokens (issuer, jti, expires_at) VALUES
+         ('https://idp.example', 'stale', now() - interval '1 second'),
+         ('https://idp.example', 'live', now() + interval '3 minutes')`,
+    );
+
     const counts = await app.trove.app.get(ExpiredCredentialsPurgeService).purge();
-    expect(counts).toEqual({ tokens: 2, attempts: 0, invitations: 1, passwordResets: 0 });
+    expect(counts).toEqual({
+      tokens: 2,
+      attempts: 0,
+      invitations: 1,
+      passwordResets: 0,
+      logoutTokens: 1,
+    });
+    expect(await app.trove.query('SELECT jti FROM oidc_logout_tokens')).toEqual([{ jti: 'live' }]);
     await app.trove.http
       .get('/api/v1/users/self')
       .set('Authorization', live.authorization)

@@ -32,6 +32,7 @@ export interface MemberBody {
   name: string;
   email: string;
   role: 'owner' | 'user' | 'viewer';
+  disabled: boolean;
 }
 
 export interface InvitationBody {
@@ -60,6 +61,7 @@ export const memberShape = (session: Session, role: MemberBody['role']): MemberB
   name: session.name,
   email: session.email,
   role,
+  disabled: false,
 });
 
 export async function readGroup(

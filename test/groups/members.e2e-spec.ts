@@ -30,7 +30,7 @@ describe('GET /api/v1/groups/members', () => {
     );
 
   describe('success', () => {
-    it('answers 200 with every member, their e-mail address and role, and nothing more', async () => {
+    it('answers 200 with every member, their e-mail address, role and state, and nothing more', async () => {
       const response = await as(app.trove, owner, 'get', '/api/v1/groups/members').expect(200);
 
       const expected = byName([
@@ -40,7 +40,7 @@ describe('GET /api/v1/groups/members', () => {
       ]);
       expect(response.body).toEqual(expected);
       for (const item of response.body as object[]) {
-        expect(Object.keys(item).sort()).toEqual(['email', 'id', 'name', 'role']);
+        expect(Object.keys(item).sort()).toEqual(['disabled', 'email', 'id', 'name', 'role']);
       }
     });
 

@@ -36,7 +36,13 @@ describe('PUT /api/v1/groups/members/{user_id}', () => {
       const response = await setRole(owner, member.id, { role: 'viewer' }).expect(200);
 
       expect(response.body).toEqual(memberShape(member, 'viewer'));
-      expect(Object.keys(response.body).sort()).toEqual(['email', 'id', 'name', 'role']);
+      expect(Object.keys(response.body).sort()).toEqual([
+        'disabled',
+        'email',
+        'id',
+        'name',
+        'role',
+      ]);
       expect(await readMembers(app.trove, owner)).toContainEqual(memberShape(member, 'viewer'));
 
       const write = await as(app.trove, member, 'post', '/api/v1/groups/invitations').send({

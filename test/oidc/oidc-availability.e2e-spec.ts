@@ -91,6 +91,14 @@ describe('OIDC routes when OIDC is disabled', () => {
     expect(callback.body).toEqual({ error: `Cannot GET ${CALLBACK_PATH}?code=abc&state=def` });
     expect(start.headers.location).toBeUndefined();
     expect(start.headers['set-cookie']).toBeUndefined();
+    for (const path of ['backchannel-logout', 'logout']) {
+      const logout = await trove.http
+        .post(`/api/v1/users/login/oidc/${path}`)
+        .type('form')
+        .send({ logout_token: 'x' })
+        .expect(404);
+      expect(logout.body).toEqual({ error: `Cannot POST /api/v1/users/login/oidc/${path}` });
+    }
   });
 });
 

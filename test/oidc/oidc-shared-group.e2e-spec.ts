@@ -95,7 +95,13 @@ describe('OIDC sign-in into a shared group with role mapping', () => {
       .expect(200);
     expect(group.body).toMatchObject({ id: admin.self.defaultGroupId, name: 'Acme Inventory' });
     expect(await members(trove, admin.authorization)).toEqual([
-      { id: admin.self.id, name: 'Alice Admin', email: admin.self.email, role: 'owner' },
+      {
+        id: admin.self.id,
+        name: 'Alice Admin',
+        email: admin.self.email,
+        role: 'owner',
+        disabled: false,
+      },
     ]);
   });
 

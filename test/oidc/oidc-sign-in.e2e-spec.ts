@@ -126,7 +126,9 @@ describe('OIDC sign-in through a real provider', () => {
       .get('/api/v1/groups/members')
       .set('Authorization', bearer)
       .expect(200);
-    expect(members.body).toEqual([{ id: self.id, name: 'Ada Lovelace', email, role: 'owner' }]);
+    expect(members.body).toEqual([
+      { id: self.id, name: 'Ada Lovelace', email, role: 'owner', disabled: false },
+    ]);
     // No password: local login with any password fails.
     await trove.http
       .post('/api/v1/users/login')

@@ -1,6 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import jwt from 'jsonwebtoken';
 import Provider, { type Account, type Configuration } from 'oidc-provider';
 
 /** A person who can sign in at the test provider; `claims` are what it says about them. */
@@ -11,6 +12,28 @@ export interface TestAccount {
 
 export const TEST_CLIENT_ID = 'trove';
 export const TEST_CLIENT_SECRET = 'trove-client-secret';
+export const TEST_KEY_ID = 'test-key';
+
+/** The provider's path that relays back-channel logout tokens to Trove (see `registerClient`). */
+const BACKCHANNEL_RELAY_PATH = '/relay/backchannel-logout';
+
+/** What the client registration may add besides the redirect URIs. */
+export interface TestClientOptions {
+  /**
+   * Trove's back-channel logout URI: the provider posts logout tokens to it (through a relay of
+   * its own that records each token and Trove's answer), with `sid` required.
+   */
+  backchannelLogoutUri?: string;
+  /** Where RP-initiated logout may send the browser back to. */
+  postLogoutRedirectUris?: string[];
+}
+
+/** A logout token the provider delivered, and Trove's answer to it. */
+export interface DeliveredLogoutToken {
+  token: string;
+  status: number;
+  body: string;
+}
 
 /**
  * A real OpenID provider (panva's oidc-provider) on 127.0.0.1 for the tests. Its login and
@@ -23,6 +46,12 @@ export const TEST_CLIENT_SECRET = 'trove-client-secret';
  */
 export class TestProvider {
   readonly accounts = new Map<string, TestAccount>();
+  /** Every back-channel logout token the provider delivered, in order. */
+  readonly deliveredLogoutTokens: DeliveredLogoutToken[] = [];
+  /** Failed back-channel deliveries, as the provider reported them. */
+  readonly backchannelErrors: string[] = [];
+  private signingKey: KeyObject | undefined;
+  private backchannelTarget: string | undefined;
   private provider: Provider | undefined;
   private handler: ReturnType<Provider['callback']> | undefined;
 
@@ -58,14 +87,22 @@ export class TestProvider {
   }
 
   /** Creates the provider with Trove as its one confidential client. */
-  registerClient(redirectUris: string[]): void {
+  registerClient(redirectUris: string[], options: TestClientOptions = {}): void {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.signingKey = privateKey;
+    this.backchannelTarget = options.backchannelLogoutUri;
     const jwk = {
       ...privateKey.export({ format: 'jwk' }),
-      kid: 'test-key',
+      kid: TEST_KEY_ID,
       alg: 'RS256',
       use: 'sig',
     };
+    const logout = options.backchannelLogoutUri
+      ? {
+          backchannel_logout_uri: `${this.issuer}${BACKCHANNEL_RELAY_PATH}`,
+          backchannel_logout_session_required: true,
+        }
+      : {};
     const configuration: Configuration = {
       clients: [
         {
@@ -75,6 +112,10 @@ export class TestProvider {
           grant_types: ['authorization_code'],
           response_types: ['code'],
           token_endpoint_auth_method: 'client_secret_basic',
+          ...logout,
+          ...(options.postLogoutRedirectUris
+            ? { post_logout_redirect_uris: options.postLogoutRedirectUris }
+            : {}),
         },
       ],
       jwks: { keys: [jwk] },
@@ -96,7 +137,25 @@ export class TestProvider {
         Interaction: 600,
         Session: 3600,
       },
-      features: { devInteractions: { enabled: false } },
+      features: {
+        devInteractions: { enabled: false },
+        backchannelLogout: { enabled: true },
+        rpInitiatedLogout: {
+          enabled: true,
+          // The confirmation page as JSON: where to post, with which xsrf value.
+          logoutSource: (ctx, form) => {
+            ctx.type = 'json';
+            ctx.body = {
+              action: /action="([^"]+)"/.exec(form)?.[1],
+              xsrf: /name="xsrf" value="([^"]+)"/.exec(form)?.[1],
+            };
+          },
+          postLogoutSuccessSource: (ctx) => {
+            ctx.type = 'json';
+            ctx.body = { signedOut: true };
+          },
+        },
+      },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       findAccount: (_ctx, sub): Account | undefined => {
         const account = this.accounts.get(sub);
@@ -108,7 +167,55 @@ export class TestProvider {
       },
     };
     this.provider = new Provider(this.issuer, configuration);
+    this.provider.on('backchannel.error', (_ctx, error: Error) =>
+      this.backchannelErrors.push(error.message),
+    );
     this.handler = this.provider.callback();
+  }
+
+  /**
+   * A logout token signed as the provider signs them (its RS256 key, unless `key` is given),
+   * with `claims` over the usual ones; a claim set to undefined is left out.
+   */
+  signLogoutToken(
+    claims: Record<string, unknown>,
+    options: { key?: KeyObject; typ?: string } = {},
+  ): string {
+    const key = options.key ?? this.signingKey;
+    if (!key) throw new Error('registerClient() first');
+    const now = Math.floor(Date.now() / 1000);
+    const payload = Object.fromEntries(
+      Object.entries({
+        iss: this.issuer,
+        aud: TEST_CLIENT_ID,
+        iat: now,
+        exp: now + 120,
+        jti: `jti-${Math.random().toString(36).slice(2)}`,
+        events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+        ...claims,
+      }).filter(([, value]) => value !== undefined),
+    );
+    return jwt.sign(payload, key, {
+      algorithm: 'RS256',
+      keyid: TEST_KEY_ID,
+      header: { alg: 'RS256', typ: options.typ ?? 'logout+jwt', kid: TEST_KEY_ID },
+    });
+  }
+
+  /**
+   * Ends the browser's session at the provider as its sign-out page would (RP-initiated logout
+   * confirmed by the user); the provider delivers the back-channel logout tokens before it
+   * answers. `start` is the end_session URL to begin from (the provider's own by default).
+   */
+  async logOut(browser: TestBrowser, start?: string): Promise<{ location: string | undefined }> {
+    const page = await browser.get(start ?? `${this.issuer}/session/end`);
+    if (page.status !== 200) throw new Error(`end_session answered ${page.status}: ${page.text}`);
+    const { action, xsrf } = JSON.parse(page.text) as { action: string; xsrf: string };
+    const confirmed = await browser.post(new URL(action, this.issuer), { xsrf, logout: 'yes' });
+    if (confirmed.status !== 303 && confirmed.status !== 302) {
+      throw new Error(`the logout confirmation answered ${confirmed.status}: ${confirmed.text}`);
+    }
+    return { location: confirmed.location };
   }
 
   close(): Promise<void> {
@@ -123,6 +230,10 @@ export class TestProvider {
         return;
       }
       const path = new URL(req.url ?? '/', this.issuer).pathname;
+      if (path === BACKCHANNEL_RELAY_PATH && req.method === 'POST') {
+        await this.relayLogoutToken(req, res);
+        return;
+      }
       const interaction = /^\/interaction\/([^/]+)(?:\/(login|confirm|abort))?$/.exec(path);
       if (interaction) {
         await this.interact(this.provider, req, res, interaction[2]);
@@ -132,6 +243,21 @@ export class TestProvider {
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
     }
+  }
+
+  /** Records a logout token the provider posts and passes it on to Trove, answering as Trove did. */
+  private async relayLogoutToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const token = new URLSearchParams(body).get('logout_token') ?? '';
+    if (!this.backchannelTarget) throw new Error('no back-channel logout URI registered');
+    const answer = await fetch(this.backchannelTarget, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const text = await answer.text();
+    this.deliveredLogoutTokens.push({ token, status: answer.status, body: text });
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
   }
 
   private async interact(
@@ -210,4 +336,13 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** What `logOut` needs of the test's browser. */
+interface TestBrowser {
+  get(url: string | URL): Promise<{ status: number; text: string }>;
+  post(
+    url: string | URL,
+    form?: Record<string, string>,
+  ): Promise<{ status: number; text: string; location: string | undefined }>;
 }

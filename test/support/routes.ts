@@ -7,6 +7,7 @@ import { ROLES_KEY } from '../../src/auth/decorators/roles.decorator.js';
 import { USER_SCOPE_KEY } from '../../src/auth/decorators/user-scope.decorator.js';
 import { requiredRoles } from '../../src/auth/guards/group-access.guard.js';
 import type { GroupRole } from '../../src/groups/group-role.js';
+import { SCIM_BASE_PATH } from '../../src/scim/scim.controller.js';
 
 export interface RouteDeclaration {
   method: string;
@@ -48,7 +49,8 @@ export function collectRoutes(app: INestApplication): RouteDeclaration[] {
         const userScope = read<boolean>(USER_SCOPE_KEY) === true;
         routes.push({
           method,
-          path: join('api', 'v1', base, path),
+          // SCIM is served outside the API's prefix and version, where providers look for it.
+          path: base === SCIM_BASE_PATH ? join(base, path) : join('api', 'v1', base, path),
           handler: `${controller.name}.${name}`,
           public: isPublic,
           userScope,

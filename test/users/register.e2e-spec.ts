@@ -48,7 +48,13 @@ describe('POST /api/v1/users/register', () => {
       .set('Authorization', session.authorization)
       .expect(200);
     expect(members.body).toEqual([
-      { id: self.body.item.id, name: 'Ada', email: email.toLowerCase(), role: 'owner' },
+      {
+        id: self.body.item.id,
+        name: 'Ada',
+        email: email.toLowerCase(),
+        role: 'owner',
+        disabled: false,
+      },
     ]);
 
     const seeded = await trove.query<{ types: string[]; locations: string[]; tags: string[] }>(

@@ -255,6 +255,12 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
       await trove.http.get('/swaggerish').expect(404);
     });
 
+    it('leaves SCIM provisioning (/scim/v2) to its own routes: off, a JSON 404', async () => {
+      const response = await trove.http.get('/scim/v2/Users').expect(404);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['content-security-policy']).toBe(API_CSP);
+    });
+
     it('leaves other methods outside the API unanswered, as before (404)', async () => {
       const response = await trove.http.post('/home').send({}).expect(404);
       expect(response.text).toContain('Cannot POST /home');

@@ -203,7 +203,7 @@ CREATE TRIGGER tag_matches_counts_after_update AFTER UPDATE ON public.tag_matche
 
 CREATE TRIGGER tags_matches_after_move AFTER UPDATE OF parent_id ON public.tags FOR EACH ROW WHEN ((old.parent_id IS DISTINCT FROM new.parent_id)) EXECUTE FUNCTION tag_matches_after_tag_move();
 
-CREATE TRIGGER users_credentials_changed AFTER UPDATE ON public.users FOR EACH ROW WHEN (((((((((old.id IS DISTINCT FROM new.id) OR ((old.email)::text IS DISTINCT FROM (new.email)::text)) OR (old.password_hash IS DISTINCT FROM new.password_hash)) OR (old.is_superuser IS DISTINCT FROM new.is_superuser)) OR (old.activated_on IS DISTINCT FROM new.activated_on)) OR (old.default_group_id IS DISTINCT FROM new.default_group_id)) OR (old.oidc_issuer IS DISTINCT FROM new.oidc_issuer)) OR (old.oidc_subject IS DISTINCT FROM new.oidc_subject))) EXECUTE FUNCTION trove_notify_credential_self();
+CREATE TRIGGER users_credentials_changed AFTER UPDATE ON public.users FOR EACH ROW WHEN ((((((((((old.id IS DISTINCT FROM new.id) OR ((old.email)::text IS DISTINCT FROM (new.email)::text)) OR (old.password_hash IS DISTINCT FROM new.password_hash)) OR (old.is_superuser IS DISTINCT FROM new.is_superuser)) OR (old.activated_on IS DISTINCT FROM new.activated_on)) OR (old.default_group_id IS DISTINCT FROM new.default_group_id)) OR (old.oidc_issuer IS DISTINCT FROM new.oidc_issuer)) OR (old.oidc_subject IS DISTINCT FROM new.oidc_subject)) OR (old.disabled_at IS DISTINCT FROM new.disabled_at))) EXECUTE FUNCTION trove_notify_credential_self();
 
 CREATE TRIGGER users_credentials_deleted AFTER DELETE ON public.users FOR EACH ROW EXECUTE FUNCTION trove_notify_credential_self();
 

@@ -23,6 +23,7 @@ import { RecordStockAndCheckoutHistory1795220640000 } from './1795220640000-Reco
 import { MaintainTagMatches1795220700000 } from './1795220700000-MaintainTagMatches.js';
 import { MaintainLocationVersions1795220760000 } from './1795220760000-MaintainLocationVersions.js';
 import { MaintainChildItemCounts1795220820000 } from './1795220820000-MaintainChildItemCounts.js';
+import { AddAccountDeprovisioning1795221300000 } from './1795221300000-AddAccountDeprovisioning.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MaintainTagMatches1795220700000,
   MaintainLocationVersions1795220760000,
   MaintainChildItemCounts1795220820000,
+  AddAccountDeprovisioning1795221300000,
 ];

@@ -14,6 +14,13 @@ export class GroupMemberDto {
 
   @ApiProperty({ enum: GROUP_ROLES })
   role: GroupRole;
+
+  @ApiProperty({
+    description:
+      'The account is disabled (by the identity provider, through SCIM): it cannot sign in and ' +
+      'its credentials are refused; what it changed stays attributed to it.',
+  })
+  disabled: boolean;
 }
 
 export class UpdateMemberRoleDto {

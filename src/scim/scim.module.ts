@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { GroupsModule } from '../groups/groups.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { ScimBodyInterceptor } from './scim-body.interceptor.js';
+import { ScimErrorFilter } from './scim-error.filter.js';
+import { ScimIdentityRepository } from './scim-identity.repository.js';
+import { ScimTokenGuard } from './scim-token.guard.js';
+import { ScimUsersService } from './scim-users.service.js';
+import { ScimController } from './scim.controller.js';
+
+/**
+ * SCIM 2.0 provisioning under `/scim/v2` (on while TROVE_SCIM_TOKEN is set): the identity
+ * provider creates, changes, disables and deletes the users of the shared single sign-on group.
+ * It acts across users and groups, above both.
+ */
+@Module({
+  imports: [UsersModule, GroupsModule],
+  controllers: [ScimController],
+  providers: [
+    ScimUsersService,
+    ScimIdentityRepository,
+    ScimTokenGuard,
+    ScimBodyInterceptor,
+    ScimErrorFilter,
+  ],
+})
+export class ScimModule {}
