@@ -146,6 +146,30 @@ describe('a sign-out ends the attachment token issued with the session', () => {
     await otherFeed.close();
   });
 
+  it('the attachment token cannot log out, nor can another user end the pair', async () => {
+    const pair = await signIn(app.trove, owner.email, owner.password);
+    const stranger = await signUp(app.trove, { name: 'Eve' });
+    const feed = await listenWith(pair.attachmentToken);
+
+    const byAttachmentToken = await app.trove.http
+      .post('/api/v1/users/logout')
+      .query({ access_token: pair.attachmentToken });
+    expect([byAttachmentToken.status, byAttachmentToken.body]).toEqual([
+      403,
+      { error: 'Forbidden' },
+    ]);
+    await app.trove.http
+      .post('/api/v1/users/logout')
+      .set('Authorization', stranger.authorization)
+      .expect(204);
+    await app.trove.http.post('/api/v1/users/logout').expect(401);
+
+    await expectValid(pair);
+    expect(await storedTokens(pair)).toHaveLength(2);
+    expect(feed.socket.readyState).toBe(feed.socket.OPEN);
+    await feed.close();
+  });
+
   it('GET /users/refresh ends the old pair and closes its sockets; the new pair works', async () => {
     const pair = await signIn(app.trove, owner.email, owner.password);
     await warm(pair);
