@@ -3,7 +3,10 @@ import { TimestampedRecord } from '../database/timestamped.record.js';
 import { UserRecord } from '../users/user.record.js';
 import { AuthRoleRecord } from './auth-role.record.js';
 
-/** A sign-in session; only the SHA-256 of its secret is kept, so deleting the row revokes it. */
+/**
+ * A sign-in session or the attachment token issued with it; only the SHA-256 of its secret is
+ * kept, so deleting the row revokes it (and a session's row takes its attachment token along).
+ */
 @Entity('auth_tokens')
 export class AuthTokenRecord extends TimestampedRecord {
   @Index()
@@ -32,6 +35,18 @@ export class AuthTokenRecord extends TimestampedRecord {
   @Index()
   @Column({ type: 'text', nullable: true })
   providerSessionId: string | null;
+
+  /**
+   * The session an attachment token was issued with, whose end (deleting its row) ends the
+   * attachment token too; null for a session.
+   */
+  @Index()
+  @Column({ type: 'uuid', nullable: true })
+  sessionId: string | null;
+
+  @ManyToOne(() => AuthTokenRecord, { onDelete: 'CASCADE' })
+  @JoinColumn()
+  session?: Relation<AuthTokenRecord>;
 
   @OneToMany(() => AuthRoleRecord, (role) => role.token)
   roles?: Relation<AuthRoleRecord>[];

@@ -44,3 +44,18 @@ export const DELETE_PROVIDER_SESSION_TOKENS = `DELETE FROM auth_tokens t USING u
 export const DELETE_SINGLE_SIGN_ON_TOKENS = `DELETE FROM auth_tokens t USING users u
   WHERE u.id = t.user_id AND t.single_sign_on AND u.oidc_issuer = $1 AND u.oidc_subject = $2
   RETURNING t.user_id`;
+
+/**
+ * Deletes the session `$1` and the attachment token issued with it (which its deletion would
+ * take along anyway), answering both rows' ids.
+ */
+export const DELETE_SESSION_PAIR = `DELETE FROM auth_tokens WHERE id = $1 OR session_id = $1
+  RETURNING id`;
+
+/**
+ * Deletes every session and attachment token of user `$1` except the sessions `$2` and the
+ * attachment tokens issued with them.
+ */
+export const DELETE_USER_TOKENS = `DELETE FROM auth_tokens
+  WHERE user_id = $1 AND id <> ALL($2::uuid[])
+    AND (session_id IS NULL OR session_id <> ALL($2::uuid[]))`;

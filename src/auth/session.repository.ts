@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { In, Not } from 'typeorm';
 import { Database } from '../database/database.js';
 import type { AuthRole } from './auth-role.js';
 import { AuthRoleRecord } from './auth-role.record.js';
@@ -7,7 +6,9 @@ import { AuthTokenRecord } from './auth-token.record.js';
 import {
   DELETE_EXPIRED_TOKENS,
   DELETE_PROVIDER_SESSION_TOKENS,
+  DELETE_SESSION_PAIR,
   DELETE_SINGLE_SIGN_ON_TOKENS,
+  DELETE_USER_TOKENS,
 } from './auth.sql.js';
 
 export interface StoredToken {
@@ -19,6 +20,8 @@ export interface StoredToken {
   singleSignOn: boolean;
   /** The provider's session id (`sid`) of a single sign-on session, when it sent one. */
   providerSessionId?: string | null;
+  /** An attachment token's session, which it ends with; null (or absent) for a session. */
+  sessionId?: string | null;
 }
 
 /** Where a session came from: a single sign-on, and in which provider session. */
@@ -55,15 +58,21 @@ export class SessionRepository {
     };
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.repository(AuthTokenRecord).delete({ id });
+  /**
+   * Deletes the session and the attachment token issued with it, in one statement; returns the
+   * ids of the rows that went.
+   */
+  async deleteSession(id: string): Promise<string[]> {
+    const rows = await this.db.rows<{ id: string }>(DELETE_SESSION_PAIR, [id]);
+    return rows.map((row) => row.id);
   }
 
-  /** Deletes every token of the user, except those listed. */
-  async deleteAllForUser(userId: string, except: string[]): Promise<void> {
-    await this.db
-      .repository(AuthTokenRecord)
-      .delete(except.length > 0 ? { userId, id: Not(In(except)) } : { userId });
+  /**
+   * Deletes every session and attachment token of the user, except the sessions listed and
+   * their attachment tokens.
+   */
+  async deleteAllForUser(userId: string, exceptSessions: string[]): Promise<void> {
+    await this.db.query(DELETE_USER_TOKENS, [userId, exceptSessions]);
   }
 
   /**

@@ -56,7 +56,10 @@ function toIdentity(verified: VerifiedCredential): AuthIdentity {
 /**
  * Sign-in sessions: each is a signed JWT naming a stored `auth_tokens` row that holds the
  * token's SHA-256, so deleting the row revokes the token at once. A session comes with an
- * attachment token (role `attachments`) that only downloads accept.
+ * attachment token (role `attachments`) that only downloads and the change feed accept; the two
+ * are one pair: the attachment token's row names its session and ends with it, whichever way
+ * the session ends (logout, refresh, logout everywhere, password change or reset, back-channel
+ * logout, account disabled or deleted).
  */
 @Injectable()
 export class SessionsService {
@@ -125,6 +128,7 @@ export class SessionsService {
         role: 'attachments',
         singleSignOn: options.singleSignOn ?? false,
         providerSessionId: options.providerSessionId ?? null,
+        sessionId,
       },
     ]);
     return { sessionId, token, attachmentToken, expiresAt };
@@ -217,9 +221,15 @@ export class SessionsService {
     return this.sessions.findOrigin(tokenId);
   }
 
+  /**
+   * Ends the session and the attachment token issued with it. The deletion's notice makes every
+   * instance forget both and close the change-feed sockets opened with either; this instance
+   * forgets them at once, so that its next request does not wait for the notice.
+   */
   async revoke(tokenId: string): Promise<void> {
-    await this.sessions.delete(tokenId);
-    this.verified.forgetCredential(tokenId);
+    for (const id of await this.sessions.deleteSession(tokenId)) {
+      this.verified.forgetCredential(id);
+    }
   }
 
   /**
@@ -241,7 +251,10 @@ export class SessionsService {
     return userIds;
   }
 
-  /** Revokes every session and attachment token of the user, except those listed. */
+  /**
+   * Revokes every session and attachment token of the user, except the sessions listed and the
+   * attachment tokens issued with them.
+   */
   async revokeAllForUser(userId: string, except: string[] = []): Promise<void> {
     await this.sessions.deleteAllForUser(userId, except);
     this.verified.forgetUser(userId);

@@ -57,8 +57,9 @@ const frame = (event: ChangeEvent | 'ping'): string => JSON.stringify({ event })
  * socket's credential and membership are checked again as soon as the database announces a
  * change to its user's credentials (`CREDENTIALS_CHANNEL`, heard by every instance), at each
  * ping, and after the notification connection comes back (notices may have been missed); a
- * socket whose session was revoked (logout, password change, back-channel logout, user deleted
- * or disabled) or whose user left the group is closed with 1008. A socket with more than MAX_BUFFERED_BYTES unsent is dropped rather than buffered.
+ * socket whose session was revoked (logout, refresh, password change, back-channel logout, user
+ * deleted or disabled), including one opened with the attachment token issued with that session,
+ * or whose user left the group is closed with 1008. A socket with more than MAX_BUFFERED_BYTES unsent is dropped rather than buffered.
  * On shutdown every socket is closed with 1001.
  */
 @WebSocketGateway({

@@ -86,7 +86,12 @@ export class SessionsController {
   @Get('refresh')
   @UserScope()
   @ApiAuth()
-  @ApiOperation({ summary: 'Exchange the session token for a new 7-day one; the old one ends' })
+  @ApiOperation({
+    summary: 'Exchange the session token for a new 7-day one; the old one ends',
+    description:
+      'Answers a new session token and attachment token; the old pair ends on every instance, ' +
+      'and change-feed sockets opened with either close.',
+  })
   @ApiOkResponse({ type: RefreshResponseDto })
   @ApiErrors(400)
   async refresh(
@@ -110,7 +115,12 @@ export class SessionsController {
   @UserScope()
   @ApiAuth()
   @HttpCode(204)
-  @ApiOperation({ summary: 'End the presenting session' })
+  @ApiOperation({
+    summary: 'End the presenting session',
+    description:
+      'Ends the session and the attachment token issued with it on every instance, and closes ' +
+      'the change-feed sockets opened with either.',
+  })
   @ApiNoContentResponse()
   @ApiErrors(400)
   async logout(
@@ -131,7 +141,12 @@ export class SessionsController {
   @UserScope()
   @ApiAuth()
   @HttpCode(204)
-  @ApiOperation({ summary: 'End every session of the caller (API keys stay)' })
+  @ApiOperation({
+    summary: 'End every session of the caller (API keys stay)',
+    description:
+      'Ends every session and attachment token of the caller on every instance, and closes the ' +
+      'change-feed sockets opened with them.',
+  })
   @ApiNoContentResponse()
   async logoutAll(
     @CurrentIdentity() caller: AuthIdentity,

@@ -166,3 +166,69 @@ describe('the migration that marks the OIDC shared group on the group itself', (
     ).toEqual([{ id: group.id, oidc_shared_key: key }]);
   });
 });
+
+describe('the migration that pairs each attachment token with its session', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ empty: true });
+    dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+    await runMigrations(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  /** Stores a token of `role` as the sign-in of its time did: in one transaction with its pair. */
+  const token = async (
+    userId: string,
+    role: 'user' | 'attachments',
+    createdAt: string,
+  ): Promise<string> => {
+    const [{ id }] = await dataSource.query<{ id: string }[]>(
+      `INSERT INTO auth_tokens (user_id, token_hash, expires_at, created_at)
+       VALUES ($1, decode(md5(random()::text), 'hex'), $2::timestamptz + interval '7 days', $2) RETURNING id`,
+      [userId, createdAt],
+    );
+    await dataSource.query('INSERT INTO auth_roles (token_id, role) VALUES ($1, $2)', [id, role]);
+    return id;
+  };
+
+  it('pairs the tokens of one sign-in and deletes attachment tokens whose session has ended', async () => {
+    const position = MIGRATIONS.findIndex(
+      (migration) => new migration().name === 'PairAttachmentTokensWithSessions1795221540000',
+    );
+    expect(position).toBeGreaterThan(0);
+    for (let i = position; i < MIGRATIONS.length; i++) await dataSource.undoLastMigration();
+    const [user] = await dataSource.query<{ id: string }[]>(
+      `INSERT INTO users (name, email) VALUES ('Ada', 'ada@example.com') RETURNING id`,
+    );
+    const first = '2026-11-01T10:00:00Z';
+    const second = '2026-11-02T10:00:00Z';
+    const session = await token(user.id, 'user', first);
+    const attachment = await token(user.id, 'attachments', first);
+    // The session of this one was logged out before.
+    const orphan = await token(user.id, 'attachments', second);
+
+    await runMigrations(dataSource);
+
+    expect(
+      await dataSource.query(
+        'SELECT id, session_id FROM auth_tokens WHERE user_id = $1 ORDER BY session_id NULLS FIRST',
+        [user.id],
+      ),
+    ).toEqual([
+      { id: session, session_id: null },
+      { id: attachment, session_id: session },
+    ]);
+    expect(await dataSource.query('SELECT id FROM auth_tokens WHERE id = $1', [orphan])).toEqual(
+      [],
+    );
+    await dataSource.query('DELETE FROM auth_tokens WHERE id = $1', [session]);
+    expect(
+      await dataSource.query('SELECT id FROM auth_tokens WHERE user_id = $1', [user.id]),
+    ).toEqual([]);
+  });
+});
