@@ -182,11 +182,23 @@ describe('shutdown with a drain window', () => {
     const feed = await openFeed(trove.baseUrl, { headers });
 
     await sleep(WARM_UP_MS);
+    // Readiness is asked on a keep-alive connection, which stays open while idle in the window.
+    const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const readyBefore = send(
+      trove.baseUrl,
+      'keep-alive',
+      probeAgent,
+      'GET',
+      '/api/v1/health/ready',
+      {},
+    );
+    await readyBefore.done;
+    expect(readyBefore.sent).toMatchObject({ status: 200, connectionClose: false });
     const signalAt = trove.signal('SIGTERM');
     signalled.at = signalAt;
 
-    // Readiness, asked on new connections from when Trove says it is shutting down until it
-    // stops listening.
+    // Readiness, asked from when Trove says it is shutting down until it stops listening: first
+    // on that idle connection, then on new ones (each answer closes its connection).
     while (!exit && !trove.logs.some((line) => line.msg.startsWith('shutting down'))) {
       await sleep(5);
     }
@@ -196,8 +208,8 @@ describe('shutdown with a drain window', () => {
     while (!exit) {
       const { sent, done } = send(
         trove.baseUrl,
-        'new connection',
-        false,
+        'keep-alive',
+        probeAgent,
         'GET',
         '/api/v1/health/ready',
         {},
@@ -207,6 +219,7 @@ describe('shutdown with a drain window', () => {
       if (sent.error) break;
       await sleep(50);
     }
+    probeAgent.destroy();
     const exited = await trove.exited;
     await Promise.all(clients);
 
