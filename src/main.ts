@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from './app.factory.js';
-import { watchForShutdown } from './common/http/graceful-shutdown.js';
+import { HttpDrain } from './common/http/graceful-shutdown.js';
 import { InFlightHandlers } from './common/http/in-flight-handlers.js';
 import { limitHeapGrowth } from './common/runtime/heap-growth.js';
 import { createLogger } from './common/logging/logger.js';
@@ -43,7 +43,7 @@ async function bootstrap(): Promise<void> {
       database.embedded ? 'embedded PostgreSQL started' : 'using PostgreSQL from DATABASE_URL',
     );
     const app = await createApp(config, database.url, logger, database);
-    const http = watchForShutdown(app.getHttpServer());
+    const http = app.get(HttpDrain).watch(app.getHttpServer());
     if (config.web.host) await app.listen(config.web.port, config.web.host);
     else await app.listen(config.web.port);
     logger.info(
@@ -60,20 +60,24 @@ async function bootstrap(): Promise<void> {
       if (stopping) return;
       stopping = true;
       const signalledAt = performance.now();
-      logger.info({ signal }, 'shutting down: finishing in-flight requests');
-      const deadline = setTimeout(() => {
-        logger.error('shutdown took too long; exiting');
-        logger.flush();
-        process.exit(1);
-      }, config.web.shutdownTimeoutMs + STOP_AFTER_DRAIN_MS);
+      const { shutdownDrainMs: windowMs, shutdownTimeoutMs: timeoutMs } = config.web;
+      logger.info({ signal, windowMs }, 'shutting down: not ready, draining connections');
+      const deadline = setTimeout(
+        () => {
+          logger.error('shutdown took too long; exiting');
+          logger.flush();
+          process.exit(1);
+        },
+        windowMs + timeoutMs + STOP_AFTER_DRAIN_MS,
+      );
       deadline.unref();
       try {
         // Open change-feed sockets would keep the server from closing: they go first (1001).
         app.get(ChangeFeedGateway).closeAll();
-        const { forced } = await http.drain(config.web.shutdownTimeoutMs);
+        const { forced } = await http.drain({ windowMs, timeoutMs });
         // A request whose client went away before its answer still runs: its writes finish
         // before the database is closed.
-        const left = Math.max(0, config.web.shutdownTimeoutMs - (performance.now() - signalledAt));
+        const left = Math.max(0, windowMs + timeoutMs - (performance.now() - signalledAt));
         const running = await app.get(InFlightHandlers).settled(left);
         const drainMs = Math.round(performance.now() - signalledAt);
         if (forced + running > 0) {

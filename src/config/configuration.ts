@@ -10,6 +10,8 @@ export interface TroveConfig {
     host: string;
     maxUploadBytes: number;
     jsonBodyLimitBytes: number;
+    /** How long a stopping server keeps serving, not ready, before it closes its listener. */
+    shutdownDrainMs: number;
     shutdownTimeoutMs: number;
     trustProxy: boolean;
     /** Absolute path of the single-page app served at `/`; empty: Trove's own pages. */
@@ -205,6 +207,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       host: env.TROVE_WEB_HOST,
       maxUploadBytes: env.TROVE_WEB_MAX_UPLOAD_SIZE * MEGABYTE,
       jsonBodyLimitBytes: 1 * MEGABYTE,
+      shutdownDrainMs: env.TROVE_WEB_SHUTDOWN_DRAIN * 1000,
       shutdownTimeoutMs: env.TROVE_WEB_SHUTDOWN_TIMEOUT * 1000,
       trustProxy: env.TROVE_OPTIONS_TRUST_PROXY,
       uiDir: webUiDirectory(env.TROVE_WEB_UI_DIR),

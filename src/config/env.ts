@@ -63,7 +63,21 @@ export class EnvironmentVariables {
   @Max(10240)
   TROVE_WEB_MAX_UPLOAD_SIZE = 10;
 
-  /** Seconds to wait for in-flight requests on shutdown before closing anyway. */
+  /**
+   * Seconds a stopping server keeps accepting and answering (each answer with
+   * `Connection: close`) while `/api/v1/health/ready` answers 503, so that load balancers stop
+   * sending before it stops listening; idle keep-alive connections stay open as long.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(300)
+  TROVE_WEB_SHUTDOWN_DRAIN = 1;
+
+  /**
+   * Seconds to wait for in-flight requests once a stopping server has closed its listener, before
+   * closing anyway.
+   */
   @Transform(toInteger)
   @IsInt()
   @Min(1)

@@ -2,9 +2,12 @@ import { Controller, Get, Inject, Optional, ServiceUnavailableException } from '
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/decorators/public.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
+import { HttpDrain } from '../common/http/graceful-shutdown.js';
 import { DATABASE_SERVER, type DatabaseServer } from '../database/database-server.js';
 import { DatabaseHealthService } from './database-health.service.js';
 import { HealthDto } from './health.dto.js';
+
+export const SHUTTING_DOWN_MESSAGE = 'the server is shutting down';
 
 @ApiTags('health')
 @Public()
@@ -12,6 +15,7 @@ import { HealthDto } from './health.dto.js';
 export class HealthController {
   constructor(
     private readonly databaseHealth: DatabaseHealthService,
+    private readonly httpDrain: HttpDrain,
     @Optional() @Inject(DATABASE_SERVER) private readonly databaseServer: DatabaseServer | null,
   ) {}
 
@@ -32,10 +36,11 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({ summary: 'Readiness: the database answers and the server is not shutting down' })
   @ApiOkResponse({ type: HealthDto })
   @ApiErrors(503)
   async getReadiness(): Promise<HealthDto> {
+    if (this.httpDrain.stopping) throw new ServiceUnavailableException(SHUTTING_DOWN_MESSAGE);
     if (!(await this.databaseHealth.isHealthy())) {
       throw new ServiceUnavailableException('database is not reachable');
     }

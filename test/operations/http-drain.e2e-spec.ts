@@ -55,7 +55,7 @@ const until = async (condition: () => boolean): Promise<void> => {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
 };
 
-describe('watchForShutdown(server).drain()', () => {
+describe('watchForShutdown(server).drain({ windowMs, timeoutMs })', () => {
   const agents: http.Agent[] = [];
   const servers: http.Server[] = [];
   afterEach(() => {
@@ -68,7 +68,7 @@ describe('watchForShutdown(server).drain()', () => {
     return agent;
   };
 
-  it('closes idle keep-alive connections at once and stops accepting', async () => {
+  it('without a window, closes idle keep-alive connections at once and stops accepting', async () => {
     const { server, drain, url } = await startServer();
     servers.push(server);
     const agent = keepAlive();
@@ -76,13 +76,63 @@ describe('watchForShutdown(server).drain()', () => {
     expect(first).toMatchObject({ status: 200, body: 'ok' });
     const closed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));
 
-    expect(await drain.drain(5000)).toEqual({ forced: 0 });
+    expect(await drain.drain({ windowMs: 0, timeoutMs: 5000 })).toEqual({ forced: 0 });
 
     await closed;
     expect(server.listening).toBe(false);
     await expect(get(`${url}/`, new http.Agent())).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     });
+  });
+
+  it('within the window, keeps accepting and answers everything with Connection: close, and closes idle keep-alive connections only after it', async () => {
+    const { server, drain, url } = await startServer();
+    servers.push(server);
+    const agent = keepAlive();
+    const first = await get(`${url}/`, agent);
+    expect(first).toMatchObject({ status: 200, body: 'ok' });
+    expect(first.connection).not.toBe('close');
+    let idleClosed = false;
+    first.socket.once('close', () => (idleClosed = true));
+
+    let drained = false;
+    const draining = drain.drain({ windowMs: 300, timeoutMs: 5000 }).then((result) => {
+      drained = true;
+      return result;
+    });
+    expect(drain.stopping).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(idleClosed).toBe(false);
+    expect(server.listening).toBe(true);
+
+    // A new connection is still accepted, and answered with Connection: close.
+    const fresh = await get(`${url}/`, new http.Agent());
+    expect(fresh).toMatchObject({ status: 200, body: 'ok', connection: 'close' });
+    // The idle keep-alive connection is still served, and then closed with its answer.
+    const reused = await get(`${url}/`, agent);
+    expect(reused.socket).toBe(first.socket);
+    expect(reused).toMatchObject({ status: 200, body: 'ok', connection: 'close' });
+    expect(drained).toBe(false);
+
+    expect(await draining).toEqual({ forced: 0 });
+    expect(server.listening).toBe(false);
+    await expect(get(`${url}/`, new http.Agent())).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+  });
+
+  it('closes a keep-alive connection left idle for the whole window once the window is over', async () => {
+    const { server, drain, url } = await startServer();
+    servers.push(server);
+    const first = await get(`${url}/`, keepAlive());
+    // Whether the server still listened when the idle connection was closed.
+    let listeningAtClose: boolean | undefined;
+    first.socket.once('close', () => (listeningAtClose = server.listening));
+
+    expect(await drain.drain({ windowMs: 200, timeoutMs: 5000 })).toEqual({ forced: 0 });
+
+    await until(() => listeningAtClose !== undefined);
+    expect(listeningAtClose).toBe(false);
   });
 
   it('answers a request in flight with Connection: close, then finishes', async () => {
@@ -92,7 +142,7 @@ describe('watchForShutdown(server).drain()', () => {
     await until(() => held.length === 1);
 
     let drained = false;
-    const draining = drain.drain(5000).then((result) => {
+    const draining = drain.drain({ windowMs: 0, timeoutMs: 5000 }).then((result) => {
       drained = true;
       return result;
     });
@@ -110,7 +160,7 @@ describe('watchForShutdown(server).drain()', () => {
     const answer = get(`${url}/hold`, keepAlive()).catch((error: NodeJS.ErrnoException) => error);
     await until(() => held.length === 1);
 
-    expect(await drain.drain(100)).toEqual({ forced: 1 });
+    expect(await drain.drain({ windowMs: 0, timeoutMs: 100 })).toEqual({ forced: 1 });
 
     expect(await answer).toMatchObject({ code: 'ECONNRESET' });
   });

@@ -221,8 +221,9 @@ describe('shutdown under keep-alive load', () => {
     expect(exited).toEqual({ code: 0, signal: null, at: expect.any(Number) });
     // Nothing failed inside either, not even for the clients that went away.
     expect(trove.logs.filter((line) => line.level >= 50).map((line) => line.msg)).toEqual([]);
-    // At once: well before Node's keep-alive timeout (5 s), which would hold the server up if
-    // idle keep-alive sockets were left to time out, and the drain's own limit (8 s).
+    // Soon after the drain window (TROVE_WEB_SHUTDOWN_DRAIN, 1 s): well before Node's keep-alive
+    // timeout (5 s) after it, which would hold the server up if idle keep-alive sockets were left
+    // to time out, and the limit for running requests (8 s).
     expect(shutdownMs).toBeLessThan(4000);
     expect((await feed.closed).code).toBe(CLOSE_GOING_AWAY);
     expect(failed.map((sent) => sent.error)).toEqual([]);

@@ -1,69 +1,92 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable } from '@nestjs/common';
 
-/** Stops an HTTP server without cutting off a request that was already sent. */
-export interface HttpDrain {
-  /** Whether `drain()` was called. */
-  readonly stopping: boolean;
+export interface DrainOptions {
   /**
-   * Stops accepting connections, answers what is in flight (and anything still arriving on an
-   * open connection) with `Connection: close`, and closes idle keep-alive connections at once.
-   * Resolves when every connection is gone, or after `timeoutMs` with the rest cut off.
+   * How long the server keeps accepting connections and answering requests (each with
+   * `Connection: close`) after the drain starts, while readiness fails and load balancers stop
+   * sending here. Idle keep-alive connections are left open for as long.
    */
-  drain(timeoutMs: number): Promise<{ forced: number }>;
+  windowMs: number;
+  /** After the window: how long requests still running may take before they are cut off. */
+  timeoutMs: number;
 }
 
 /**
- * Watches a server's requests from before its application sees them (the first `request`
- * listener), so that on `drain()` every open response can be told to close its connection.
+ * Stops an HTTP server without cutting off a request that was already sent: the one shutdown
+ * mechanism of the web server. The readiness probe reports `stopping`.
  *
- * Idle connections are closed only after one turn of the event loop: bytes of a request that a
- * client sent before the signal are then read and parsed, so its connection is no longer idle
- * and the request is answered rather than reset.
+ * `watch(server)` sees a server's requests before its application does (the first `request`
+ * listener), so that on `drain()` every answer can be told to close its connection.
  */
-export function watchForShutdown(server: Server): HttpDrain {
-  let stopping = false;
-  const open = new Set<ServerResponse>();
+@Injectable()
+export class HttpDrain {
+  private server: Server | undefined;
+  private draining = false;
+  /** Responses not yet closed. */
+  private readonly open = new Set<ServerResponse>();
 
-  server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
-    if (stopping) {
-      response.setHeader('Connection', 'close');
-      return;
+  /** Whether `drain()` was called: the server is about to stop, and is not ready. */
+  get stopping(): boolean {
+    return this.draining;
+  }
+
+  watch(server: Server): this {
+    if (this.server) throw new Error('already watching a server');
+    this.server = server;
+    server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+      if (this.draining) response.setHeader('Connection', 'close');
+      this.open.add(response);
+      response.once('close', () => this.open.delete(response));
+    });
+    return this;
+  }
+
+  /**
+   * Fails readiness and answers every request from now on, and every one in flight whose
+   * headers are not sent yet, with `Connection: close`, while still accepting connections for
+   * `windowMs`. Then stops accepting and closes idle keep-alive connections (idle for the whole
+   * window, or since an answer begun before the drain ended on them): a request its client sent
+   * before the drain has long been read by then, so its connection is not idle and the request is
+   * answered rather than reset. Resolves when every connection is gone, or `timeoutMs` later with
+   * the rest cut off.
+   */
+  async drain({ windowMs, timeoutMs }: DrainOptions): Promise<{ forced: number }> {
+    const server = this.server;
+    if (!server) throw new Error('no server is watched');
+    if (this.draining) throw new Error('the server is already draining');
+    this.draining = true;
+    for (const response of this.open) {
+      if (!response.headersSent) response.setHeader('Connection', 'close');
     }
-    open.add(response);
-    response.once('close', () => open.delete(response));
-  });
+    await sleep(windowMs);
 
-  const closeIdleSoon = (): void => {
-    setImmediate(() => server.closeIdleConnections());
-  };
+    // Answers that were already on their way with keep-alive: close their connection once idle.
+    const closeIdleSoon = (): void => {
+      setImmediate(() => server.closeIdleConnections());
+    };
+    for (const response of this.open) {
+      if (response.headersSent && !response.writableFinished)
+        response.once('finish', closeIdleSoon);
+    }
+    // Stops accepting and closes the connections idle now.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const outcome = await Promise.race([closed, timedOut]);
+    clearTimeout(timer);
+    if (outcome !== 'timeout') return { forced: 0 };
+    const forced = this.open.size;
+    server.closeAllConnections();
+    await closed;
+    return { forced };
+  }
+}
 
-  return {
-    get stopping() {
-      return stopping;
-    },
-    async drain(timeoutMs) {
-      if (stopping) throw new Error('the server is already draining');
-      stopping = true;
-      for (const response of open) {
-        if (!response.headersSent) response.setHeader('Connection', 'close');
-        // Already on its way with keep-alive: close the connection once it is idle.
-        else response.once('finish', closeIdleSoon);
-      }
-      await nextTurn();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      });
-      const outcome = await Promise.race([closed, timedOut]);
-      clearTimeout(timer);
-      if (outcome !== 'timeout') return { forced: 0 };
-      const forced = open.size;
-      server.closeAllConnections();
-      await closed;
-      return { forced };
-    },
-  };
+/** An `HttpDrain` watching `server`. */
+export function watchForShutdown(server: Server): HttpDrain {
+  return new HttpDrain().watch(server);
 }

@@ -28,6 +28,7 @@ describe('requestLogging', () => {
       logging(request, response);
       response.statusCode = request.url?.endsWith('/missing') ? 404 : 200;
       if (request.url?.endsWith('/failing')) response.statusCode = 500;
+      if (request.url?.endsWith('/unavailable')) response.statusCode = 503;
       response.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,8 +57,10 @@ describe('requestLogging', () => {
   const levelOf = async (path: string): Promise<number | undefined> =>
     (await lineOf(path)).line?.level;
 
-  it('logs passing health probes at debug, other requests at info, client errors at warn', async () => {
+  it('logs passing health probes at debug, failing ones at warn, other requests at info, client errors at warn', async () => {
     expect(await levelOf('/api/v1/health/ready')).toBe(pino.levels.values.debug);
+    expect(await levelOf('/api/v1/health/unavailable')).toBe(pino.levels.values.warn);
+    expect(await levelOf('/api/v1/unavailable')).toBe(pino.levels.values.error);
     expect(await levelOf('/api/v1/status')).toBe(pino.levels.values.info);
     expect(await levelOf('/api/v1/health/missing')).toBe(pino.levels.values.warn);
     expect(await levelOf('/api/v1/failing')).toBe(pino.levels.values.error);

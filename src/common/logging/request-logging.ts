@@ -9,11 +9,16 @@ const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A request once `requestLogging` has seen it. */
 export type IdentifiedRequest = IncomingMessage & { id: string };
 
-/** Health probes (every few seconds from Docker or Kubernetes) log at debug when they pass. */
+/**
+ * Health probes (every few seconds from Docker, Kubernetes or a load balancer) log at debug when
+ * they pass, and at warn when they fail: a failing probe is their purpose while the database is
+ * unreachable or the server is shutting down, whose cause is logged once on its own.
+ */
 function levelOf(request: IncomingMessage, statusCode: number): Level {
-  if (statusCode >= 500) return 'error';
+  const probe = request.url?.startsWith(HEALTH_PATH) === true;
+  if (statusCode >= 500) return probe ? 'warn' : 'error';
   if (statusCode >= 400) return 'warn';
-  return request.url?.startsWith(HEALTH_PATH) ? 'debug' : 'info';
+  return probe ? 'debug' : 'info';
 }
 
 /**
