@@ -15,7 +15,7 @@ import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { parseAssetId } from './asset-id.js';
+import { parseAssetId } from '../common/asset-id.js';
 import type { CreateEntityDto } from './dto/create-entity.dto.js';
 import type {
   AssetPageDto,

@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { VIEWER_MESSAGE } from '../auth/guards/group-access.guard.js';
 import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
-import { formatAssetId } from '../entities/asset-id.js';
+import { formatAssetId } from '../common/asset-id.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { LabelPrinterService } from './label-printer.service.js';
 import { labelLink, publicBaseUrl, unescapeQrData, type LabelTarget } from './label-link.js';
