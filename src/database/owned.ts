@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from './validation-failed.exception.js';
 import type { Database } from './database.js';
 
 export interface FindOwnedOptions {

@@ -8,7 +8,7 @@ import {
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { KeptAnswers } from '../common/cache/kept-answers.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { JsonAnswer } from '../common/http/json-answer.js';
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';

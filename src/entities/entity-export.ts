@@ -1,4 +1,4 @@
-import { labelLink } from '../labels/label-link.js';
+import { labelLink } from '../common/label-link.js';
 import { formatAssetId } from '../common/asset-id.js';
 
 /**

@@ -11,7 +11,7 @@ import {
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { sha256 } from '../common/security/sha256.js';
 import type {
   CreateInvitationDto,
@@ -21,7 +21,7 @@ import type {
   JoinedGroupDto,
 } from './dto/group-invitation.dto.js';
 import { GroupInvitationRepository } from './group-invitation.repository.js';
-import type { GroupRole } from './group-role.js';
+import type { GroupRole } from '../auth/group-role.js';
 import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupsService } from './groups.service.js';

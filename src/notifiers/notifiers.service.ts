@@ -11,7 +11,7 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { OutboundError, OutboundRequestRefused } from '../outbound/outbound-errors.js';

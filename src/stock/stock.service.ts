@@ -6,7 +6,7 @@ import type { BackupEntityStockRow } from '../collection-backups/backup-format.j
 import type { CsvDownload } from '../common/http/csv-download.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
-import { addDays, dayIn } from '../reminders/reminder-message.js';
+import { addDays, dayIn } from '../common/calendar-day.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
 import { DEFAULT_EXPIRY_WINDOW_DAYS } from './dto/list-expiring.query.dto.js';
 import type { ExpiringItemDto, LowStockItemDto } from './dto/stock-listing.dto.js';
