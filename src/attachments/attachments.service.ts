@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { JsonAnswer } from '../common/http/json-answer.js';
 import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
+import { EntityParts } from '../entities/entity-parts.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';
 import { StoredFilesService } from './stored-files.service.js';
 import { LINK_MIME_TYPE } from './attachment-type.js';
@@ -29,10 +30,11 @@ import { ChangeEvents } from '../events/change-events.service.js';
  * are serialised, so the primary-photo rules hold under concurrent uploads.
  */
 @Injectable()
-export class AttachmentsService {
+export class AttachmentsService implements OnModuleInit {
   constructor(
     private readonly attachments: AttachmentRepository,
     private readonly entities: EntitiesService,
+    private readonly parts: EntityParts,
     private readonly views: EntityViewsService,
     private readonly storedFiles: StoredFilesService,
     private readonly thumbnails: ThumbnailsService,
@@ -126,6 +128,15 @@ export class AttachmentsService {
   async findOwnedOrFail(user: AuthUser, entityId: string, id: string): Promise<AttachmentRecord> {
     await this.entities.findOwnedOrFail(user, entityId);
     return this.attachments.findOwned(user.groupId, entityId, id);
+  }
+
+  /** A duplicate gets the attachments of the entity it copies when asked. */
+  onModuleInit(): void {
+    this.parts.register('attachments', {
+      copy: async (_groupId, fromId, toId, dto) => {
+        if (dto.copyAttachments) await this.copyAll(fromId, toId);
+      },
+    });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -6,6 +6,7 @@ import type { BackupEntityStockRow } from '../collection-backups/backup-format.j
 import type { CsvDownload } from '../common/http/csv-download.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
+import { EntityParts } from '../entities/entity-parts.js';
 import { addDays, dayIn } from '../common/calendar-day.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
 import { DEFAULT_EXPIRY_WINDOW_DAYS } from './dto/list-expiring.query.dto.js';
@@ -30,12 +31,22 @@ export type { UnannouncedExpiry } from './entity-stock.repository.js';
  * low-stock alerts are `StockAlertsService`'s.
  */
 @Injectable()
-export class StockService {
+export class StockService implements OnModuleInit {
   constructor(
     private readonly stock: EntityStockRepository,
     private readonly entities: EntitiesService,
+    private readonly parts: EntityParts,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
+
+  /** A duplicate takes the settings of the entity it copies (both of the group). */
+  onModuleInit(): void {
+    this.parts.register('stock', {
+      copy: async (groupId, fromId, toId) => {
+        await this.stock.copy(fromId, toId, groupId);
+      },
+    });
+  }
 
   /** The settings of an entity of the group (404 for any other); nulls and "" when it has none. */
   async get(user: AuthUser, entityId: string): Promise<EntityStockDto> {
@@ -60,11 +71,6 @@ export class StockService {
     // The entity was found a moment ago; gone since means deleted meanwhile.
     if (!stored) return this.get(user, entityId);
     return toEntityStock(entity.id, stored);
-  }
-
-  /** A duplicate's settings: those of the entity it copies (both of the group), in the caller's unit of work. */
-  async copy(groupId: string, fromEntityId: string, toEntityId: string): Promise<void> {
-    await this.stock.copy(fromEntityId, toEntityId, groupId);
   }
 
   /** Clears the settings of an entity of the group (none is fine). */
