@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -18,6 +18,7 @@ import {
   type ListCheckoutsQueryDto,
 } from './dto/list-checkouts.query.dto.js';
 import type { ReturnCheckoutDto } from './dto/return-checkout.dto.js';
+import { notOwned } from '../database/owned.js';
 
 export type { OverdueCheckout } from './checkout.repository.js';
 
@@ -101,7 +102,7 @@ export class CheckoutsService {
     const entity = await this.entities.findOwned(user, entityId);
     const checkout = await this.checkouts.findOwned(user.groupId, checkoutId, { lock: true });
     if (checkout.entityId !== entity.id) {
-      throw new NotFoundException(`checkout ${checkoutId} not found`);
+      throw notOwned('checkout', checkoutId);
     }
     if (checkout.returnedAt !== null) {
       throw new ConflictException(`checkout ${checkoutId} is already returned`);
@@ -161,7 +162,7 @@ export class CheckoutsService {
 
   private async view(groupId: string, id: string, today: string): Promise<CheckoutDto> {
     const row = await this.checkouts.findView(groupId, id);
-    if (!row) throw new NotFoundException(`checkout ${id} not found`);
+    if (!row) throw notOwned('checkout', id);
     return toCheckout(row, today);
   }
 

@@ -25,6 +25,7 @@ import type { GroupRole } from '../auth/group-role.js';
 import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupsService } from './groups.service.js';
+import { notOwned } from '../database/owned.js';
 
 const DEFAULT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -86,7 +87,7 @@ export class GroupInvitationsService implements OnModuleInit {
 
   async remove(user: AuthUser, id: string): Promise<void> {
     if (!(await this.invitations.delete(user.groupId, id))) {
-      throw new NotFoundException(`invitation ${id} not found`);
+      throw notOwned('invitation', id);
     }
   }
 

@@ -120,7 +120,10 @@ export class NotifiersService implements OnModuleInit, OnApplicationBootstrap {
   /** Name and (when given) isActive and URL; null or omitted URL keeps the stored one. */
   @Transactional()
   async update(user: AuthUser, id: string, dto: UpdateNotifierDto): Promise<NotifierOutDto> {
-    const record = await this.notifiers.findOwnOrFail(user.groupId, user.id, id, { lock: true });
+    const record = await this.notifiers.findOwned(user.groupId, id, {
+      userId: user.id,
+      lock: true,
+    });
     if (typeof dto.url === 'string') {
       await this.checkUrl(dto.url);
       record.urlEncrypted = await this.cipher.encrypt(record.id, dto.url);
