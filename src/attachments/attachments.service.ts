@@ -59,7 +59,7 @@ export class AttachmentsService implements OnModuleInit {
       const mimeType = await sniffMimeType(staged.path, staged.utf8Text);
       const digest = staged.sha256.copy().update(user.groupId).digest('hex');
       const key = `${user.groupId}/documents/${digest}`;
-      await this.entities.findOwnedOrFail(user, entityId);
+      await this.entities.findOwned(user, entityId);
       await this.storeUpload(entityId, fields, staged.path, key, mimeType);
     } finally {
       if (file) await rm(file.path, { force: true });
@@ -76,7 +76,7 @@ export class AttachmentsService implements OnModuleInit {
   ): Promise<JsonAnswer<EntitySummaryDto>> {
     const url = new URL(dto.external_id);
     const title = dto.title?.trim() || fitTitle(`${url.origin}${url.pathname}`);
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     await this.insertLocked({
       entityId,
       type: dto.attachment_type ?? 'attachment',
@@ -99,7 +99,7 @@ export class AttachmentsService implements OnModuleInit {
     id: string,
     dto: UpdateAttachmentDto,
   ): Promise<JsonAnswer<EntitySummaryDto>> {
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     await this.updateLocked(user.groupId, entityId, id, dto);
     await this.changes.publish(user.groupId, 'entity.mutation');
     return this.views.summary(user.groupId, entityId);
@@ -110,7 +110,7 @@ export class AttachmentsService implements OnModuleInit {
    * another attachment uses them.
    */
   async remove(user: AuthUser, entityId: string, id: string): Promise<void> {
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     const keys = await this.removeLocked(user.groupId, entityId, id);
     await this.changes.publish(user.groupId, 'entity.mutation');
     await this.storedFiles.releaseUnused(keys);
@@ -126,7 +126,7 @@ export class AttachmentsService implements OnModuleInit {
 
   /** An attachment of that entity of the caller's group, or 404 (for any other combination). */
   async findOwnedOrFail(user: AuthUser, entityId: string, id: string): Promise<AttachmentRecord> {
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     return this.attachments.findOwned(user.groupId, entityId, id);
   }
 

@@ -418,11 +418,6 @@ export class EntitiesService implements OnModuleInit {
     return this.entities.findOwned(user.groupId, id, options);
   }
 
-  /** An entity of the caller's group, or 404. */
-  async findOwnedOrFail(user: AuthUser, id: string): Promise<EntityRecord> {
-    return this.entities.findOwned(user.groupId, id);
-  }
-
   /** The entity of the group itself or its nearest ancestor that is a location, if any. */
   async nearestLocation(groupId: string, id: string): Promise<EntityRecord | null> {
     return this.entities.nearestLocation(groupId, id);

@@ -56,7 +56,7 @@ export class LabelsService {
    */
   async entityLabel(user: AuthUser, id: string, request: LabelRequest): Promise<LabelResult> {
     this.assertMayPrint(user, request);
-    const record = await this.entities.findOwnedOrFail(user, id);
+    const record = await this.entities.findOwned(user, id);
     const path = await this.entities.path(user, id);
     const kind = path[path.length - 1]?.type === 'location' ? 'location' : 'item';
     return this.produce(request, { kind, id }, record.name, formatAssetId(record.assetId), path);

@@ -65,7 +65,7 @@ export class MaintenanceService implements OnModuleInit {
     entityId: string,
     status: MaintenanceStatus = 'both',
   ): Promise<MaintenanceEntryWithDetailsDto[]> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     const records = await this.entries.findForEntity(entity.id, status, today());
     return records.map((record) => toMaintenanceEntryWithDetails(record, entity));
   }
@@ -90,7 +90,7 @@ export class MaintenanceService implements OnModuleInit {
     dto: CreateMaintenanceEntryDto,
   ): Promise<MaintenanceEntrySummaryDto> {
     const values = valuesOf(dto);
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     return toMaintenanceEntry(await this.entries.insert(entity.id, values));
   }
 

@@ -50,7 +50,7 @@ export class StockService implements OnModuleInit {
 
   /** The settings of an entity of the group (404 for any other); nulls and "" when it has none. */
   async get(user: AuthUser, entityId: string): Promise<EntityStockDto> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     return toEntityStock(entity.id, (await this.stock.find(entity.id, user.groupId)) ?? NO_STOCK);
   }
 
@@ -61,7 +61,7 @@ export class StockService implements OnModuleInit {
     entityId: string,
     dto: UpdateEntityStockDto,
   ): Promise<EntityStockDto> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     const stored = await this.stock.upsert(entity.id, user.groupId, {
       minQuantity: dto.minQuantity ?? null,
       reorderQuantity: dto.reorderQuantity ?? null,
@@ -76,7 +76,7 @@ export class StockService implements OnModuleInit {
   /** Clears the settings of an entity of the group (none is fine). */
   @Transactional()
   async remove(user: AuthUser, entityId: string): Promise<void> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     await this.stock.delete(entity.id, user.groupId);
   }
 
