@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { sqlList } from '../database/sql-list.js';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { EntityRecord } from '../entities/entity.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
 import { ATTACHMENT_TYPES, type AttachmentType } from './attachment-type.js';
 
 @Entity('attachments')
@@ -11,7 +11,7 @@ export class AttachmentRecord extends TimestampedRecord {
   @Column('uuid')
   entityId: string;
 
-  @ManyToOne(() => EntityRecord, (entity) => entity.attachments, { onDelete: 'CASCADE' })
+  @ManyToOne<EntityRecord>('EntityRecord', (entity) => entity.attachments, { onDelete: 'CASCADE' })
   @JoinColumn()
   entity?: Relation<EntityRecord>;
 

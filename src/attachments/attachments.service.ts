@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { JsonAnswer } from '../common/http/json-answer.js';
 import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
+import { EntityParts } from '../entities/entity-parts.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';
 import { StoredFilesService } from './stored-files.service.js';
 import { LINK_MIME_TYPE } from './attachment-type.js';
@@ -29,10 +30,11 @@ import { ChangeEvents } from '../events/change-events.service.js';
  * are serialised, so the primary-photo rules hold under concurrent uploads.
  */
 @Injectable()
-export class AttachmentsService {
+export class AttachmentsService implements OnModuleInit {
   constructor(
     private readonly attachments: AttachmentRepository,
     private readonly entities: EntitiesService,
+    private readonly parts: EntityParts,
     private readonly views: EntityViewsService,
     private readonly storedFiles: StoredFilesService,
     private readonly thumbnails: ThumbnailsService,
@@ -57,7 +59,7 @@ export class AttachmentsService {
       const mimeType = await sniffMimeType(staged.path, staged.utf8Text);
       const digest = staged.sha256.copy().update(user.groupId).digest('hex');
       const key = `${user.groupId}/documents/${digest}`;
-      await this.entities.findOwnedOrFail(user, entityId);
+      await this.entities.findOwned(user, entityId);
       await this.storeUpload(entityId, fields, staged.path, key, mimeType);
     } finally {
       if (file) await rm(file.path, { force: true });
@@ -74,7 +76,7 @@ export class AttachmentsService {
   ): Promise<JsonAnswer<EntitySummaryDto>> {
     const url = new URL(dto.external_id);
     const title = dto.title?.trim() || fitTitle(`${url.origin}${url.pathname}`);
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     await this.insertLocked({
       entityId,
       type: dto.attachment_type ?? 'attachment',
@@ -97,7 +99,7 @@ export class AttachmentsService {
     id: string,
     dto: UpdateAttachmentDto,
   ): Promise<JsonAnswer<EntitySummaryDto>> {
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     await this.updateLocked(user.groupId, entityId, id, dto);
     await this.changes.publish(user.groupId, 'entity.mutation');
     return this.views.summary(user.groupId, entityId);
@@ -108,7 +110,7 @@ export class AttachmentsService {
    * another attachment uses them.
    */
   async remove(user: AuthUser, entityId: string, id: string): Promise<void> {
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     const keys = await this.removeLocked(user.groupId, entityId, id);
     await this.changes.publish(user.groupId, 'entity.mutation');
     await this.storedFiles.releaseUnused(keys);
@@ -124,8 +126,17 @@ export class AttachmentsService {
 
   /** An attachment of that entity of the caller's group, or 404 (for any other combination). */
   async findOwnedOrFail(user: AuthUser, entityId: string, id: string): Promise<AttachmentRecord> {
-    await this.entities.findOwnedOrFail(user, entityId);
+    await this.entities.findOwned(user, entityId);
     return this.attachments.findOwned(user.groupId, entityId, id);
+  }
+
+  /** A duplicate gets the attachments of the entity it copies when asked. */
+  onModuleInit(): void {
+    this.parts.register('attachments', {
+      copy: async (_groupId, fromId, toId, dto) => {
+        if (dto.copyAttachments) await this.copyAll(fromId, toId);
+      },
+    });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { parseUploadFields } from './upload-fields.js';
 
 const fieldsOf = (body: unknown, hasFile: boolean): Record<string, string> => {

@@ -1,4 +1,4 @@
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { USER_ATTACHMENT_TYPES, type UserAttachmentType } from './attachment-type.js';
 import { safeBaseName, typeFromFileName } from './file-name.js';
 

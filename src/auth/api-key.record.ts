@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { UserRecord } from '../users/user.record.js';
+import type { UserRecord } from '../users/user.record.js';
 
 /** A long-lived key for scripts; only a keyed hash of the secret is kept. */
 @Entity('api_keys')
@@ -9,7 +9,7 @@ export class ApiKeyRecord extends TimestampedRecord {
   @Column('uuid')
   userId: string;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { UserRecord } from '../users/user.record.js';
+import type { UserRecord } from '../users/user.record.js';
 import { AuthRoleRecord } from './auth-role.record.js';
 
 /**
@@ -13,7 +13,7 @@ export class AuthTokenRecord extends TimestampedRecord {
   @Column('uuid')
   userId: string;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

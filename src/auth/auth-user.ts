@@ -1,4 +1,4 @@
-import type { GroupRole } from '../groups/group-role.js';
+import type { GroupRole } from './group-role.js';
 import type { AuthRole } from './auth-role.js';
 
 /** How the caller proved who they are. */

@@ -2,7 +2,7 @@ import { BadRequestException, ForbiddenException, Injectable } from '@nestjs/com
 import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import { Database } from '../database/database.js';
-import type { GroupRole } from '../groups/group-role.js';
+import type { GroupRole } from './group-role.js';
 import type { AuthRole } from './auth-role.js';
 import type { Tenant } from './auth-user.js';
 import { BY_API_KEY_HASH, BY_SESSION_TOKEN } from './identity.sql.js';

@@ -1,8 +1,8 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { EntityRecord } from '../entities/entity.record.js';
-import { GroupRecord } from '../groups/group.record.js';
-import { UserRecord } from '../users/user.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
+import type { UserRecord } from '../users/user.record.js';
 
 /**
  * Some of an entity's quantity lent out: to a member of the group or to a named outside
@@ -22,14 +22,14 @@ export class CheckoutRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 
   @Column('uuid')
   entityId: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('EntityRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   entity?: Relation<EntityRecord>;
 
@@ -44,7 +44,7 @@ export class CheckoutRecord extends TimestampedRecord {
   @Column({ type: 'uuid', nullable: true })
   memberId: string | null;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'SET NULL' })
+  @ManyToOne('UserRecord', { onDelete: 'SET NULL' })
   @JoinColumn()
   member?: Relation<UserRecord> | null;
 
@@ -63,7 +63,7 @@ export class CheckoutRecord extends TimestampedRecord {
   @Column({ type: 'uuid', name: 'checked_out_by', nullable: true })
   checkedOutBy: string | null;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'SET NULL' })
+  @ManyToOne('UserRecord', { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'checked_out_by' })
   checkedOutByUser?: Relation<UserRecord> | null;
 

@@ -1,14 +1,14 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { BackupCheckoutRow } from '../collection-backups/backup-format.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 import { GroupsService } from '../groups/groups.service.js';
-import { dayIn } from '../reminders/reminder-message.js';
+import { dayIn } from '../common/calendar-day.js';
 import { toCheckout } from './checkout.mapper.js';
 import { CheckoutRepository, type OverdueCheckout } from './checkout.repository.js';
 import type { CheckoutDto, CheckoutPageDto } from './dto/checkout.dto.js';
@@ -18,6 +18,7 @@ import {
   type ListCheckoutsQueryDto,
 } from './dto/list-checkouts.query.dto.js';
 import type { ReturnCheckoutDto } from './dto/return-checkout.dto.js';
+import { notOwned } from '../database/owned.js';
 
 export type { OverdueCheckout } from './checkout.repository.js';
 
@@ -101,7 +102,7 @@ export class CheckoutsService {
     const entity = await this.entities.findOwned(user, entityId);
     const checkout = await this.checkouts.findOwned(user.groupId, checkoutId, { lock: true });
     if (checkout.entityId !== entity.id) {
-      throw new NotFoundException(`checkout ${checkoutId} not found`);
+      throw notOwned('checkout', checkoutId);
     }
     if (checkout.returnedAt !== null) {
       throw new ConflictException(`checkout ${checkoutId} is already returned`);
@@ -161,7 +162,7 @@ export class CheckoutsService {
 
   private async view(groupId: string, id: string, today: string): Promise<CheckoutDto> {
     const row = await this.checkouts.findView(groupId, id);
-    if (!row) throw new NotFoundException(`checkout ${id} not found`);
+    if (!row) throw notOwned('checkout', id);
     return toCheckout(row, today);
   }
 

@@ -1,8 +1,8 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
 import { sqlList } from '../database/sql-list.js';
-import { GroupRecord } from '../groups/group.record.js';
-import { UserRecord } from '../users/user.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
+import type { UserRecord } from '../users/user.record.js';
 import {
   GROUP_EXPORT_KINDS,
   GROUP_EXPORT_STATUSES,
@@ -23,7 +23,7 @@ export class GroupExportRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 
@@ -32,7 +32,7 @@ export class GroupExportRecord extends TimestampedRecord {
   @Column({ type: 'uuid', nullable: true })
   userId: string | null;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'SET NULL' })
+  @ManyToOne('UserRecord', { onDelete: 'SET NULL' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

@@ -12,7 +12,6 @@ import {
   HttpException,
   Injectable,
   Logger,
-  NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -31,6 +30,7 @@ import { openBackup } from './formats/backup-formats.js';
 import type { GroupExportKind } from './group-export-status.js';
 import { toGroupExportDto } from './group-export.mapper.js';
 import { GroupExportRepository, type GroupExportRow } from './group-export.repository.js';
+import { notOwned } from '../database/owned.js';
 
 export const EXPORT_JOB = 'group-exports.export';
 export const IMPORT_JOB = 'group-exports.import';
@@ -219,7 +219,7 @@ export class GroupExportsService implements OnModuleInit {
 
   private async findOrFail(user: AuthUser, id: string): Promise<GroupExportRow> {
     const row = await this.exports.find(user.groupId, id);
-    if (!row) throw new NotFoundException(`export ${id} not found`);
+    if (!row) throw notOwned('export', id);
     return row;
   }
 

@@ -1,4 +1,5 @@
-import type { DataSource, Migration } from 'typeorm';
+import { DataSource, type Migration } from 'typeorm';
+import { buildDataSourceOptions } from './data-source-options.js';
 
 /** Arbitrary constant that names Trove's migration lock among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_745_001;
@@ -20,5 +21,15 @@ export async function runMigrations(dataSource: DataSource): Promise<Migration[]
     }
   } finally {
     await runner.release();
+  }
+}
+
+/** Connects to the database at `url`, applies its pending migrations and disconnects. */
+export async function migrateDatabase(url: string): Promise<Migration[]> {
+  const dataSource = await new DataSource(buildDataSourceOptions(url, 2)).initialize();
+  try {
+    return await runMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
   }
 }

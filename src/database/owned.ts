@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from './validation-failed.exception.js';
 import type { Database } from './database.js';
 
 export interface FindOwnedOptions {
@@ -17,6 +17,8 @@ export interface FindOwnedOptions {
   field?: string;
   /** Relations to load with the row. */
   relations?: string[];
+  /** Only a row of this member (its `user_id`), for rows that belong to one user, as notifiers do. */
+  userId?: string;
 }
 
 /**
@@ -87,6 +89,9 @@ export class OwnedLookup<T extends ObjectLiteral & { id: string }> {
 
   private query(groupId: string, options: FindOwnedOptions): SelectQueryBuilder<T> {
     let query = this.scope(this.db.repository(this.record).createQueryBuilder('o'), 'o', groupId);
+    if (options.userId !== undefined) {
+      query = query.andWhere('o.user_id = :userId', { userId: options.userId });
+    }
     for (const relation of options.relations ?? []) {
       query = query.leftJoinAndSelect(`o.${relation}`, relation);
     }

@@ -5,8 +5,6 @@ import { AttachmentsModule } from '../attachments/attachments.module.js';
 import { stagedUploadOptions } from '../attachments/upload/staged-upload.options.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
-import { MaintenanceModule } from '../maintenance/maintenance.module.js';
-import { StockModule } from '../stock/stock.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { AssetsController, EntitiesController } from './entities.controller.js';
 import { EntitiesService } from './entities.service.js';
@@ -14,6 +12,7 @@ import { EntityActionsController } from './entity-actions.controller.js';
 import { EntityActionsService } from './entity-actions.service.js';
 import { EntityBulkService } from './entity-bulk.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
+import { EntityParts } from './entity-parts.js';
 import { EntityRepository } from './entity.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
 import { EntityExportsService } from './entity-exports.service.js';
@@ -24,17 +23,17 @@ import { ReportingController } from './reporting.controller.js';
 const MAX_FORM_FIELDS = 4;
 
 /**
- * Entities: items, and locations or containers when their type says so. It and the
- * maintenance, attachments and stock modules import each other: they check their entity, and a
- * duplicated entity copies their rows. A CSV file to import is staged on disk as attachments are.
+ * Entities: items, and locations or containers when their type says so. The modules built on
+ * entities (maintenance, stock, attachments) register with `EntityParts` what a duplicate copies
+ * and a wipe deletes of theirs. It and the attachments module still import each other: entity
+ * views carry attachments and deleting entities releases stored files. A CSV file to import is
+ * staged on disk as attachments are.
  */
 @Module({
   imports: [
     TagsModule,
     EntityTypesModule,
-    forwardRef(() => MaintenanceModule),
     forwardRef(() => AttachmentsModule),
-    forwardRef(() => StockModule),
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<TroveConfig, true>) =>
@@ -50,8 +49,9 @@ const MAX_FORM_FIELDS = 4;
     EntityExportsService,
     EntityActionsService,
     EntityBulkService,
+    EntityParts,
     EntityRepository,
   ],
-  exports: [EntitiesService, EntityViewsService],
+  exports: [EntitiesService, EntityViewsService, EntityParts],
 })
 export class EntitiesModule {}

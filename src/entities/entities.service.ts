@@ -8,14 +8,14 @@ import {
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { KeptAnswers } from '../common/cache/kept-answers.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { JsonAnswer } from '../common/http/json-answer.js';
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { parseAssetId } from './asset-id.js';
+import { parseAssetId } from '../common/asset-id.js';
 import type { CreateEntityDto } from './dto/create-entity.dto.js';
 import type {
   AssetPageDto,
@@ -416,11 +416,6 @@ export class EntitiesService implements OnModuleInit {
    */
   async findOwned(user: AuthUser, id: string, options?: FindOwnedOptions): Promise<EntityRecord> {
     return this.entities.findOwned(user.groupId, id, options);
-  }
-
-  /** An entity of the caller's group, or 404. */
-  async findOwnedOrFail(user: AuthUser, id: string): Promise<EntityRecord> {
-    return this.entities.findOwned(user.groupId, id);
   }
 
   /** The entity of the group itself or its nearest ancestor that is a location, if any. */

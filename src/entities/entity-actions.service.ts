@@ -5,10 +5,10 @@ import { StoredFilesService } from '../attachments/stored-files.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { ChangeEvents } from '../events/change-events.service.js';
-import { MaintenanceService } from '../maintenance/maintenance.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import type { EntityActionResultDto } from './dto/entity-action-result.dto.js';
 import type { WipeInventoryDto } from './dto/wipe-inventory.dto.js';
+import { EntityParts } from './entity-parts.js';
 import { EntityRepository } from './entity.repository.js';
 
 export const WIPE_OWNER_ONLY_MESSAGE = 'only group owners can wipe inventory';
@@ -22,7 +22,7 @@ export const DEMO_MESSAGE = 'not allowed in demo mode';
 export class EntityActionsService {
   constructor(
     private readonly entities: EntityRepository,
-    private readonly maintenance: MaintenanceService,
+    private readonly parts: EntityParts,
     private readonly tags: TagsService,
     private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
@@ -74,10 +74,8 @@ export class EntityActionsService {
     dto: WipeInventoryDto,
   ): Promise<{ completed: number; keys: string[] }> {
     const keys = await this.storedFiles.keysOfGroup(user.groupId);
-    let completed = 0;
-    if (dto.wipeMaintenance) {
-      completed += await this.maintenance.removeAllOfGroup(user.groupId);
-    }
+    // What other modules keep per entity goes first, so that it is counted as asked.
+    let completed = await this.parts.wipe(user.groupId, dto);
     completed += await this.entities.deleteAllOfGroup(user.groupId);
     if (dto.wipeTags) completed += await this.tags.removeAllOfGroup(user.groupId);
     if (completed > 0) await this.changes.publish(user.groupId, 'entity.mutation');

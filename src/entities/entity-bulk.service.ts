@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { StoredFilesService } from '../attachments/stored-files.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 import { TagsService } from '../tags/tags.service.js';

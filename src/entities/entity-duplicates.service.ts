@@ -1,28 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import { AttachmentsService } from '../attachments/attachments.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { JsonAnswer } from '../common/http/json-answer.js';
-import { MaintenanceService } from '../maintenance/maintenance.service.js';
-import { StockService } from '../stock/stock.service.js';
 import type { DuplicateEntityDto } from './dto/duplicate-entity.dto.js';
 import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
 import { EntitiesService } from './entities.service.js';
+import { EntityParts } from './entity-parts.js';
 import { EntityViewsService } from './entity-views.service.js';
 
 /**
- * Copies of entities. Apart from EntitiesService because a copy takes along what other modules
- * keep (maintenance entries, attachments, stock settings), and those modules depend on
- * EntitiesService.
+ * Copies of entities. A copy takes along what the modules built on entities keep for it
+ * (stock settings, and as asked maintenance entries and attachments), through `EntityParts`.
  */
 @Injectable()
 export class EntityDuplicatesService {
   constructor(
     private readonly entities: EntitiesService,
     private readonly views: EntityViewsService,
-    private readonly maintenance: MaintenanceService,
-    private readonly attachments: AttachmentsService,
-    private readonly stock: StockService,
+    private readonly parts: EntityParts,
   ) {}
 
   /**
@@ -46,9 +41,7 @@ export class EntityDuplicatesService {
       (name) => `${dto.copyPrefix ?? 'Copy of '}${name}`.slice(0, 255),
       dto.copyCustomFields ?? false,
     );
-    await this.stock.copy(user.groupId, id, copyId);
-    if (dto.copyMaintenance) await this.maintenance.copyAll(id, copyId);
-    if (dto.copyAttachments) await this.attachments.copyAll(id, copyId);
+    await this.parts.copy(user.groupId, id, copyId, dto);
     return copyId;
   }
 }

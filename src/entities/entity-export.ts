@@ -1,5 +1,5 @@
-import { labelLink } from '../labels/label-link.js';
-import { formatAssetId } from './asset-id.js';
+import { labelLink } from '../common/label-link.js';
+import { formatAssetId } from '../common/asset-id.js';
 
 /**
  * The CSV export of a group's entities and its bill of materials (Homebox notes §17.1 and

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { CsvDownload } from '../common/http/csv-download.js';
 import type { TroveConfig } from '../config/configuration.js';
-import { publicBaseUrl } from '../labels/label-link.js';
+import { publicBaseUrl } from '../common/label-link.js';
 import {
   BILL_OF_MATERIALS_COLUMNS,
   BILL_OF_MATERIALS_FILENAME,

@@ -1,5 +1,5 @@
 import { nameOrder } from '../database/name-order.js';
-import { parseAssetId } from './asset-id.js';
+import { parseAssetId } from '../common/asset-id.js';
 import type { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
 
 /**

@@ -4,7 +4,7 @@ import { jsonObject } from '../database/json.sql.js';
 import { compareByName } from '../database/name-order.js';
 import { toEntityTypeSummary } from '../entity-types/entity-type.mapper.js';
 import { toTagSummary } from '../tags/tag.mapper.js';
-import { formatAssetId } from './asset-id.js';
+import { formatAssetId } from '../common/asset-id.js';
 import type { EntityStoredDto } from './dto/entity-stored.dto.js';
 import type { EntityChildSummaryDto, EntityFieldDto } from './dto/entity-summary.dto.js';
 import type { EntityFieldRecord } from './entity-field.record.js';

@@ -9,12 +9,12 @@ import {
   OneToMany,
   type Relation,
 } from 'typeorm';
-import { AttachmentRecord } from '../attachments/attachment.record.js';
+import type { AttachmentRecord } from '../attachments/attachment.record.js';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { EntityTypeRecord } from '../entity-types/entity-type.record.js';
-import { GroupRecord } from '../groups/group.record.js';
-import { MaintenanceEntryRecord } from '../maintenance/maintenance-entry.record.js';
-import { TagRecord } from '../tags/tag.record.js';
+import type { EntityTypeRecord } from '../entity-types/entity-type.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
+import type { MaintenanceEntryRecord } from '../maintenance/maintenance-entry.record.js';
+import type { TagRecord } from '../tags/tag.record.js';
 import { EntityFieldRecord } from './entity-field.record.js';
 
 /** An inventory entity: an item, or a location or container when its type says so. */
@@ -37,7 +37,7 @@ export class EntityRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 
@@ -46,7 +46,7 @@ export class EntityRecord extends TimestampedRecord {
   entityTypeId: string;
 
   /** A type cannot be deleted while entities use it. */
-  @ManyToOne(() => EntityTypeRecord, { onDelete: 'RESTRICT' })
+  @ManyToOne('EntityTypeRecord', { onDelete: 'RESTRICT' })
   @JoinColumn()
   entityType?: Relation<EntityTypeRecord>;
 
@@ -125,7 +125,7 @@ export class EntityRecord extends TimestampedRecord {
   @Column({ type: 'boolean', default: false })
   syncChildEntityLocations: boolean;
 
-  @ManyToMany(() => TagRecord)
+  @ManyToMany('TagRecord')
   @JoinTable({
     name: 'entity_tags',
     joinColumn: { name: 'entity_id', referencedColumnName: 'id' },
@@ -136,9 +136,9 @@ export class EntityRecord extends TimestampedRecord {
   @OneToMany(() => EntityFieldRecord, (field) => field.entity)
   fields?: Relation<EntityFieldRecord>[];
 
-  @OneToMany(() => AttachmentRecord, (attachment) => attachment.entity)
+  @OneToMany<AttachmentRecord>('AttachmentRecord', (attachment) => attachment.entity)
   attachments?: Relation<AttachmentRecord>[];
 
-  @OneToMany(() => MaintenanceEntryRecord, (entry) => entry.entity)
+  @OneToMany<MaintenanceEntryRecord>('MaintenanceEntryRecord', (entry) => entry.entity)
   maintenanceEntries?: Relation<MaintenanceEntryRecord>[];
 }

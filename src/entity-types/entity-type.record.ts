@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { GroupRecord } from '../groups/group.record.js';
-import { TemplateRecord } from '../templates/template.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
+import type { TemplateRecord } from '../templates/template.record.js';
 
 /** Classifies entities; `isLocation` makes its entities locations or containers. */
 @Entity('entity_types')
@@ -10,7 +10,7 @@ export class EntityTypeRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 
@@ -30,7 +30,7 @@ export class EntityTypeRecord extends TimestampedRecord {
   @Column({ type: 'uuid', nullable: true })
   defaultTemplateId: string | null;
 
-  @ManyToOne(() => TemplateRecord, { onDelete: 'SET NULL' })
+  @ManyToOne('TemplateRecord', { onDelete: 'SET NULL' })
   @JoinColumn()
   defaultTemplate?: Relation<TemplateRecord> | null;
 }

@@ -2,7 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { notOwned } from '../database/owned.js';
 import type { CreateEntityTypeDto } from './dto/create-entity-type.dto.js';
 import type { EntityTypeSummaryDto } from './dto/entity-type-summary.dto.js';

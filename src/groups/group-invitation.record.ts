@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
 import { sqlList } from '../database/sql-list.js';
-import { GROUP_ROLES, type GroupRole } from './group-role.js';
+import { GROUP_ROLES, type GroupRole } from '../auth/group-role.js';
 import { GroupRecord } from './group.record.js';
 
 /** An invitation to join a group; only the SHA-256 of its secret is kept. */

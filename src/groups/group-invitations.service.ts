@@ -11,7 +11,7 @@ import {
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { sha256 } from '../common/security/sha256.js';
 import type {
   CreateInvitationDto,
@@ -21,10 +21,11 @@ import type {
   JoinedGroupDto,
 } from './dto/group-invitation.dto.js';
 import { GroupInvitationRepository } from './group-invitation.repository.js';
-import type { GroupRole } from './group-role.js';
+import type { GroupRole } from '../auth/group-role.js';
 import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupsService } from './groups.service.js';
+import { notOwned } from '../database/owned.js';
 
 const DEFAULT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -86,7 +87,7 @@ export class GroupInvitationsService implements OnModuleInit {
 
   async remove(user: AuthUser, id: string): Promise<void> {
     if (!(await this.invitations.delete(user.groupId, id))) {
-      throw new NotFoundException(`invitation ${id} not found`);
+      throw notOwned('invitation', id);
     }
   }
 

@@ -10,8 +10,8 @@ import {
 } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
 import { sqlList } from '../database/sql-list.js';
-import { UserRecord } from '../users/user.record.js';
-import { GROUP_ROLES, type GroupRole } from './group-role.js';
+import type { UserRecord } from '../users/user.record.js';
+import { GROUP_ROLES, type GroupRole } from '../auth/group-role.js';
 import { GroupRecord } from './group.record.js';
 
 @Entity('group_memberships')
@@ -29,7 +29,7 @@ export class GroupMembershipRecord extends TimestampedRecord {
   @Column('uuid')
   userId: string;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { GroupMembershipRecord } from './group-membership.record.js';
-import type { GroupRole } from './group-role.js';
+import type { GroupRole } from '../auth/group-role.js';
 import { GroupRecord } from './group.record.js';
 
 /** The only code that reads or writes the `groups` and `group_memberships` tables. */

@@ -19,11 +19,11 @@ import { GroupsService } from './groups.service.js';
  */
 @Module({
   imports: [
-    forwardRef(() => AttachmentsModule),
+    AttachmentsModule,
     AuthModule,
     CurrenciesModule,
     EntityTypesModule,
-    forwardRef(() => EntitiesModule),
+    EntitiesModule,
     TagsModule,
     forwardRef(() => UsersModule),
   ],

@@ -9,7 +9,7 @@ import {
   type Relation,
 } from 'typeorm';
 import { sqlList } from '../database/sql-list.js';
-import { GroupRecord } from '../groups/group.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
 
 export const HISTORY_ACTIONS = ['create', 'update', 'delete'] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
@@ -48,7 +48,7 @@ export class EntityHistoryRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { JobQueue } from '../jobs/job-queue.js';

@@ -2,12 +2,17 @@ import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/commo
 import { ConfigService } from '@nestjs/config';
 import type { AuthUser } from '../auth/auth-user.js';
 import { VIEWER_MESSAGE } from '../auth/guards/group-access.guard.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
-import { formatAssetId } from '../entities/asset-id.js';
+import { formatAssetId } from '../common/asset-id.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { LabelPrinterService } from './label-printer.service.js';
-import { labelLink, publicBaseUrl, unescapeQrData, type LabelTarget } from './label-link.js';
+import {
+  labelLink,
+  publicBaseUrl,
+  unescapeQrData,
+  type LabelTarget,
+} from '../common/label-link.js';
 import { renderLabel, type LabelLine } from './label-renderer.js';
 import { QrDataTooLongError, renderQrCode } from './qr-code.js';
 
@@ -51,7 +56,7 @@ export class LabelsService {
    */
   async entityLabel(user: AuthUser, id: string, request: LabelRequest): Promise<LabelResult> {
     this.assertMayPrint(user, request);
-    const record = await this.entities.findOwnedOrFail(user, id);
+    const record = await this.entities.findOwned(user, id);
     const path = await this.entities.path(user, id);
     const kind = path[path.length - 1]?.type === 'location' ? 'location' : 'item';
     return this.produce(request, { kind, id }, record.name, formatAssetId(record.assetId), path);

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { EntityRecord } from '../entities/entity.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
 
 /** Scheduled or completed work on an entity. */
 @Entity('maintenance_entries')
@@ -11,7 +11,9 @@ export class MaintenanceEntryRecord extends TimestampedRecord {
   @Column('uuid')
   entityId: string;
 
-  @ManyToOne(() => EntityRecord, (entity) => entity.maintenanceEntries, { onDelete: 'CASCADE' })
+  @ManyToOne<EntityRecord>('EntityRecord', (entity) => entity.maintenanceEntries, {
+    onDelete: 'CASCADE',
+  })
   @JoinColumn()
   entity?: Relation<EntityRecord>;
 

@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { EntityMaintenanceController, MaintenanceController } from './maintenance.controller.js';
@@ -7,11 +7,11 @@ import { MaintenanceEntryRepository } from './maintenance-entry.repository.js';
 import { MaintenanceService } from './maintenance.service.js';
 
 /**
- * Maintenance entries of entities. It and EntitiesModule import each other: entries check
- * their entity, and a duplicated entity copies its entries.
+ * Maintenance entries of entities. Entries check their entity through EntitiesModule, and
+ * follow it when it is duplicated or the inventory wiped (`EntityParts`).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MaintenanceEntryRecord]), forwardRef(() => EntitiesModule)],
+  imports: [TypeOrmModule.forFeature([MaintenanceEntryRecord]), EntitiesModule],
   controllers: [EntityMaintenanceController, MaintenanceController],
   providers: [MaintenanceService, MaintenanceEntryRepository],
   exports: [MaintenanceService],

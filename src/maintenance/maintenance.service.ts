@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { EntitiesService } from '../entities/entities.service.js';
+import { EntityParts } from '../entities/entity-parts.js';
 import {
   NO_DATE_MESSAGE,
   type CreateMaintenanceEntryDto,
@@ -31,11 +32,23 @@ const today = (): string => new Date().toISOString().slice(0, 10);
  * goes through the entity and its group.
  */
 @Injectable()
-export class MaintenanceService {
+export class MaintenanceService implements OnModuleInit {
   constructor(
     private readonly entries: MaintenanceEntryRepository,
     private readonly entities: EntitiesService,
+    private readonly parts: EntityParts,
   ) {}
+
+  /** A duplicate copies the entries when asked; a wipe deletes them first when asked. */
+  onModuleInit(): void {
+    this.parts.register('maintenance', {
+      copy: async (_groupId, fromId, toId, dto) => {
+        if (dto.copyMaintenance) await this.entries.copyAll(fromId, toId);
+      },
+      wipe: async (groupId, dto) =>
+        dto.wipeMaintenance ? this.entries.deleteAllOfGroup(groupId) : 0,
+    });
+  }
 
   /** Entries of every group scheduled on `day` (`YYYY-MM-DD`) and not completed, by group. */
   dueOn(day: string): Promise<DueMaintenanceEntry[]> {
@@ -52,7 +65,7 @@ export class MaintenanceService {
     entityId: string,
     status: MaintenanceStatus = 'both',
   ): Promise<MaintenanceEntryWithDetailsDto[]> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     const records = await this.entries.findForEntity(entity.id, status, today());
     return records.map((record) => toMaintenanceEntryWithDetails(record, entity));
   }
@@ -77,7 +90,7 @@ export class MaintenanceService {
     dto: CreateMaintenanceEntryDto,
   ): Promise<MaintenanceEntrySummaryDto> {
     const values = valuesOf(dto);
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     return toMaintenanceEntry(await this.entries.insert(entity.id, values));
   }
 
@@ -108,16 +121,6 @@ export class MaintenanceService {
   /** The entries of an entity, oldest first. */
   async listOfEntity(entityId: string): Promise<MaintenanceEntryRecord[]> {
     return this.entries.findOfEntity(entityId);
-  }
-
-  /** Deletes the entries of every entity of the group, in the caller's unit of work; how many. */
-  async removeAllOfGroup(groupId: string): Promise<number> {
-    return this.entries.deleteAllOfGroup(groupId);
-  }
-
-  /** Copies every entry of one entity to another (a duplicate of it). */
-  async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
-    await this.entries.copyAll(fromEntityId, toEntityId);
   }
 
   /** Collection backup: a page of the entries of the group's entities. */

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { GroupRecord } from '../groups/group.record.js';
-import { UserRecord } from '../users/user.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
+import type { UserRecord } from '../users/user.record.js';
 
 @Entity('notifiers')
 @Index(['groupId', 'userId'])
@@ -9,7 +9,7 @@ export class NotifierRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 
@@ -17,7 +17,7 @@ export class NotifierRecord extends TimestampedRecord {
   @Column('uuid')
   userId: string;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

@@ -1,7 +1,7 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
-import { isUUID } from 'class-validator';
+import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import { nameOrder } from '../database/name-order.js';
+import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
 import { NotifierRecord } from './notifier.record.js';
 
 export type NotifierValues = Pick<
@@ -12,7 +12,11 @@ export type NotifierValues = Pick<
 /** The only code that reads or writes the `notifiers` table. */
 @Injectable()
 export class NotifierRepository {
-  constructor(private readonly db: Database) {}
+  private readonly owned: OwnedLookup<NotifierRecord>;
+
+  constructor(private readonly db: Database) {
+    this.owned = new OwnedLookup(db, NotifierRecord, 'notifier');
+  }
 
   /** The ids of the group's active notifiers (anyone's). */
   async findActiveIds(groupId: string): Promise<string[]> {
@@ -36,25 +40,12 @@ export class NotifierRepository {
       .getMany();
   }
 
-  /** The user's notifier `id` in the group, or 404 `notifier <id> not found`. */
-  async findOwnOrFail(
-    groupId: string,
-    userId: string,
-    id: string,
-    options: { lock?: boolean } = {},
-  ): Promise<NotifierRecord> {
-    const query = this.db
-      .repository(NotifierRecord)
-      .createQueryBuilder('n')
-      .where('n.id = :id AND n.group_id = :groupId AND n.user_id = :userId', {
-        id,
-        groupId,
-        userId,
-      });
-    if (options.lock) query.setLock('pessimistic_write');
-    const found = isUUID(id, 'all') ? await query.getOne() : null;
-    if (!found) throw new NotFoundException(`notifier ${id} not found`);
-    return found;
+  /**
+   * The group's notifier `id` (the caller's only, with `userId`), or 404 `notifier <id> not
+   * found`: the owned lookup with a user scope.
+   */
+  findOwned(groupId: string, id: string, options: FindOwnedOptions): Promise<NotifierRecord> {
+    return this.owned.find(groupId, id, options);
   }
 
   findById(id: string): Promise<NotifierRecord | null> {

@@ -24,7 +24,7 @@ import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { isAllowedNotifierUrl, NOT_ALLOWED_MESSAGE } from './delivery/notifier-url.js';
 import { CreateNotifierDto, NOTIFIER_URL_MAX_LENGTH } from './dto/create-notifier.dto.js';
 import { NotifierOutDto } from './dto/notifier-out.dto.js';

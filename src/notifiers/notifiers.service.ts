@@ -11,7 +11,7 @@ import {
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { OutboundError, OutboundRequestRefused } from '../outbound/outbound-errors.js';
@@ -120,7 +120,10 @@ export class NotifiersService implements OnModuleInit, OnApplicationBootstrap {
   /** Name and (when given) isActive and URL; null or omitted URL keeps the stored one. */
   @Transactional()
   async update(user: AuthUser, id: string, dto: UpdateNotifierDto): Promise<NotifierOutDto> {
-    const record = await this.notifiers.findOwnOrFail(user.groupId, user.id, id, { lock: true });
+    const record = await this.notifiers.findOwned(user.groupId, id, {
+      userId: user.id,
+      lock: true,
+    });
     if (typeof dto.url === 'string') {
       await this.checkUrl(dto.url);
       record.urlEncrypted = await this.cipher.encrypt(record.id, dto.url);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { TroveConfig } from '../config/configuration.js';
-import type { GroupRole } from '../groups/group-role.js';
+import type { GroupRole } from '../auth/group-role.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import type { UserRecord } from '../users/user.record.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';

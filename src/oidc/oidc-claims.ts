@@ -1,5 +1,5 @@
 import type { TroveConfig } from '../config/configuration.js';
-import type { GroupRole } from '../groups/group-role.js';
+import type { GroupRole } from '../auth/group-role.js';
 import { OidcSignInRefused } from './oidc-errors.js';
 
 export type OidcSettings = TroveConfig['oidc'];

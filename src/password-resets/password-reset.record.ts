@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { UserRecord } from '../users/user.record.js';
+import type { UserRecord } from '../users/user.record.js';
 
 /** A password reset link sent to a user; only the SHA-256 of its secret is kept. */
 @Entity('password_resets')
@@ -20,7 +20,7 @@ export class PasswordResetRecord {
   @Column('uuid')
   userId: string;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

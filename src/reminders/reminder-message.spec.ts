@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayIn, expirySections, reminderMessage } from './reminder-message.js';
+import { addDays, dayIn } from '../common/calendar-day.js';
+import { expirySections, reminderMessage } from './reminder-message.js';
 
 describe('reminder days', () => {
   it('takes the calendar day of the time zone', () => {

@@ -31,23 +31,6 @@ export interface ReminderMessage {
   body: string;
 }
 
-/** The calendar day (`YYYY-MM-DD`) that `instant` falls on in the IANA time zone `timeZone`. */
-export function dayIn(timeZone: string, instant: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant);
-}
-
-/** The day `days` after `day` (`YYYY-MM-DD`). */
-export function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 /** What a group's reminder lists; each section only when it has something. */
 export interface ReminderParts {
   due: DueEntry[];

@@ -6,7 +6,7 @@ import {
   PrimaryColumn,
   type Relation,
 } from 'typeorm';
-import { GroupRecord } from '../groups/group.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
 
 /** A group's reminder of one day, sent: at most one a group a day, across all instances. */
 @Entity('reminder_runs')
@@ -14,7 +14,7 @@ export class ReminderRunRecord {
   @PrimaryColumn('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 

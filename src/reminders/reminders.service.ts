@@ -12,7 +12,8 @@ import {
 } from '../maintenance/maintenance.service.js';
 import { NotifiersService } from '../notifiers/notifiers.service.js';
 import { StockService, type UnannouncedExpiry } from '../stock/stock.service.js';
-import { addDays, dayIn, reminderMessage } from './reminder-message.js';
+import { addDays, dayIn } from '../common/calendar-day.js';
+import { reminderMessage } from './reminder-message.js';
 import { RemindersRepository } from './reminders.repository.js';
 
 /** The queue the reminder runs on; its schedule fires each minute of the reminder hour. */

@@ -6,7 +6,7 @@ import {
   PrimaryColumn,
   type Relation,
 } from 'typeorm';
-import { EntityRecord } from '../entities/entity.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
 
 /**
  * An ending warranty that a reminder has announced: each entity's end day is announced once (a
@@ -17,7 +17,7 @@ export class WarrantyAnnouncementRecord {
   @PrimaryColumn('uuid')
   entityId: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('EntityRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   entity?: Relation<EntityRecord>;
 

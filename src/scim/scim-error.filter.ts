@@ -9,7 +9,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import SCIMMY from 'scimmy';
 import { HttpErrorFilter } from '../common/errors/http-error.filter.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { IdentifiedRequest } from '../common/logging/request-logging.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { databaseOutage } from '../database/database-availability.js';

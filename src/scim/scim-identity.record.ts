@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { UserRecord } from '../users/user.record.js';
+import type { UserRecord } from '../users/user.record.js';
 
 /**
  * What an identity provider's SCIM client says about a user beyond Trove's own fields: the
@@ -11,7 +11,7 @@ export class ScimIdentityRecord {
   @PrimaryColumn('uuid')
   userId: string;
 
-  @OneToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @OneToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

@@ -1,4 +1,4 @@
-import { formatAssetId } from '../entities/asset-id.js';
+import { formatAssetId } from '../common/asset-id.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
 import type {
   ExpiringItemDto,

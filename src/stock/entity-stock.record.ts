@@ -10,8 +10,8 @@ import {
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
-import { EntityRecord } from '../entities/entity.record.js';
-import { GroupRecord } from '../groups/group.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
 
 /**
  * The stock settings of an entity: a minimum quantity, how many to reorder, an expiry day and
@@ -26,7 +26,7 @@ export class EntityStockRecord {
   @PrimaryColumn('uuid')
   entityId: string;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('EntityRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   entity?: Relation<EntityRecord>;
 
@@ -34,7 +34,7 @@ export class EntityStockRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 

@@ -59,9 +59,10 @@ export interface UnannouncedExpiry {
   expiresOn: string;
 }
 
-/** A claimed low-stock alert, with its entity as it is now. */
+/** A claimed low-stock alert, with its entity as it is now and its group's name. */
 export interface ClaimedAlert {
   groupId: string;
+  groupName: string;
   id: string;
   name: string;
   quantity: number;

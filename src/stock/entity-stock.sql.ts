@@ -109,9 +109,9 @@ export const CLAIM_ALERTS = `WITH claimed AS (
     )
     RETURNING id, entity_id, group_id
   )
-  SELECT c.group_id AS "groupId", e.id, e.name, e.quantity, s.min_quantity AS "minQuantity",
-    s.reorder_quantity AS "reorderQuantity"
-  FROM claimed c JOIN entities e ON e.id = c.entity_id
+  SELECT c.group_id AS "groupId", g.name AS "groupName", e.id, e.name, e.quantity,
+    s.min_quantity AS "minQuantity", s.reorder_quantity AS "reorderQuantity"
+  FROM claimed c JOIN entities e ON e.id = c.entity_id JOIN groups g ON g.id = c.group_id
   LEFT JOIN entity_stock s ON s.entity_id = c.entity_id
   ORDER BY c.group_id, ${nameOrder('e')}, c.id`;
 

@@ -6,7 +6,6 @@ import {
 } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { DatabaseNotifications } from '../database/database-notifications.js';
-import { GroupsService } from '../groups/groups.service.js';
 import { JobQueue } from '../jobs/job-queue.js';
 import { NotifiersService } from '../notifiers/notifiers.service.js';
 import { reorderOf } from './entity-stock.mapper.js';
@@ -49,7 +48,6 @@ export class StockAlertsService implements OnModuleInit, BeforeApplicationShutdo
 
   constructor(
     private readonly stock: EntityStockRepository,
-    private readonly groups: GroupsService,
     private readonly notifiers: NotifiersService,
     private readonly jobs: JobQueue,
     private readonly notifications: DatabaseNotifications,
@@ -127,9 +125,8 @@ export class StockAlertsService implements OnModuleInit, BeforeApplicationShutdo
       else byGroup.set(alert.groupId, [alert]);
     }
     for (const [groupId, items] of byGroup) {
-      const group = await this.groups.getById(groupId);
       await this.notifiers.notifyGroup(groupId, {
-        title: `${group.name}: low stock`,
+        title: `${items[0].groupName}: low stock`,
         body: ['At or below the minimum:', ...items.map(lowStockLine)].join('\n'),
       });
     }

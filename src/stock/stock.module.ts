@@ -1,7 +1,6 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EntitiesModule } from '../entities/entities.module.js';
-import { GroupsModule } from '../groups/groups.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
 import { EntityStockRecord } from './entity-stock.record.js';
 import { EntityStockRepository } from './entity-stock.repository.js';
@@ -11,12 +10,7 @@ import { StockService } from './stock.service.js';
 
 /** Stock levels and expiry of entities, their listings, and low-stock alerts through notifiers. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([EntityStockRecord]),
-    forwardRef(() => EntitiesModule),
-    forwardRef(() => GroupsModule),
-    NotifiersModule,
-  ],
+  imports: [TypeOrmModule.forFeature([EntityStockRecord]), EntitiesModule, NotifiersModule],
   controllers: [EntityStockController, StockController],
   providers: [StockService, StockAlertsService, EntityStockRepository],
   exports: [StockService],

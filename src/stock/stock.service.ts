@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -6,7 +6,8 @@ import type { BackupEntityStockRow } from '../collection-backups/backup-format.j
 import type { CsvDownload } from '../common/http/csv-download.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
-import { addDays, dayIn } from '../reminders/reminder-message.js';
+import { EntityParts } from '../entities/entity-parts.js';
+import { addDays, dayIn } from '../common/calendar-day.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
 import { DEFAULT_EXPIRY_WINDOW_DAYS } from './dto/list-expiring.query.dto.js';
 import type { ExpiringItemDto, LowStockItemDto } from './dto/stock-listing.dto.js';
@@ -30,16 +31,26 @@ export type { UnannouncedExpiry } from './entity-stock.repository.js';
  * low-stock alerts are `StockAlertsService`'s.
  */
 @Injectable()
-export class StockService {
+export class StockService implements OnModuleInit {
   constructor(
     private readonly stock: EntityStockRepository,
     private readonly entities: EntitiesService,
+    private readonly parts: EntityParts,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
+  /** A duplicate takes the settings of the entity it copies (both of the group). */
+  onModuleInit(): void {
+    this.parts.register('stock', {
+      copy: async (groupId, fromId, toId) => {
+        await this.stock.copy(fromId, toId, groupId);
+      },
+    });
+  }
+
   /** The settings of an entity of the group (404 for any other); nulls and "" when it has none. */
   async get(user: AuthUser, entityId: string): Promise<EntityStockDto> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     return toEntityStock(entity.id, (await this.stock.find(entity.id, user.groupId)) ?? NO_STOCK);
   }
 
@@ -50,7 +61,7 @@ export class StockService {
     entityId: string,
     dto: UpdateEntityStockDto,
   ): Promise<EntityStockDto> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     const stored = await this.stock.upsert(entity.id, user.groupId, {
       minQuantity: dto.minQuantity ?? null,
       reorderQuantity: dto.reorderQuantity ?? null,
@@ -62,15 +73,10 @@ export class StockService {
     return toEntityStock(entity.id, stored);
   }
 
-  /** A duplicate's settings: those of the entity it copies (both of the group), in the caller's unit of work. */
-  async copy(groupId: string, fromEntityId: string, toEntityId: string): Promise<void> {
-    await this.stock.copy(fromEntityId, toEntityId, groupId);
-  }
-
   /** Clears the settings of an entity of the group (none is fine). */
   @Transactional()
   async remove(user: AuthUser, entityId: string): Promise<void> {
-    const entity = await this.entities.findOwnedOrFail(user, entityId);
+    const entity = await this.entities.findOwned(user, entityId);
     await this.stock.delete(entity.id, user.groupId);
   }
 

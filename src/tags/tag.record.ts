@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { GroupRecord } from '../groups/group.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
 
 /** A label for entities; tags nest through their parent. */
 @Entity('tags')
@@ -9,7 +9,7 @@ export class TagRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 

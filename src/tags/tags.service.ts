@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { CreateTagDto } from './dto/create-tag.dto.js';
 import type { TagOutDto } from './dto/tag-out.dto.js';
 import type { TagSummaryDto } from './dto/tag-summary.dto.js';

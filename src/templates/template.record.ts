@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { EntityRecord } from '../entities/entity.record.js';
-import { GroupRecord } from '../groups/group.record.js';
+import type { EntityRecord } from '../entities/entity.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
 import { TemplateFieldRecord } from './template-field.record.js';
 
 /** Default values and custom fields from which new entities are created. */
@@ -11,7 +11,7 @@ export class TemplateRecord extends TimestampedRecord {
   @Column('uuid')
   groupId: string;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('GroupRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   group?: Relation<GroupRecord>;
 
@@ -53,7 +53,7 @@ export class TemplateRecord extends TimestampedRecord {
   @Column({ type: 'uuid', nullable: true })
   defaultLocationId: string | null;
 
-  @ManyToOne(() => EntityRecord, { onDelete: 'SET NULL' })
+  @ManyToOne('EntityRecord', { onDelete: 'SET NULL' })
   @JoinColumn()
   defaultLocation?: Relation<EntityRecord> | null;
 

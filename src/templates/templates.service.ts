@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { toEntityStored } from '../entities/entity.mapper.js';
 import type { EntityRecord } from '../entities/entity.record.js';

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, Unique, type Relation } from 'typeorm';
 import { TimestampedRecord } from '../database/timestamped.record.js';
-import { GroupRecord } from '../groups/group.record.js';
+import type { GroupRecord } from '../groups/group.record.js';
 
 @Entity('users')
 @Unique(['oidcIssuer', 'oidcSubject'])
@@ -26,7 +26,7 @@ export class UserRecord extends TimestampedRecord {
   @Column({ type: 'uuid', nullable: true })
   defaultGroupId: string | null;
 
-  @ManyToOne(() => GroupRecord, { onDelete: 'SET NULL' })
+  @ManyToOne('GroupRecord', { onDelete: 'SET NULL' })
   @JoinColumn()
   defaultGroup?: Relation<GroupRecord> | null;
 

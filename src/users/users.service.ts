@@ -15,7 +15,7 @@ import type { AuthIdentity } from '../auth/auth-user.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { VerifiedCredentials } from '../auth/verified-credentials.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { nestsDeeperThan } from '../common/validation/json-depth.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { GroupInvitationsService } from '../groups/group-invitations.service.js';

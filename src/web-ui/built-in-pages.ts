@@ -5,7 +5,7 @@ import type { AuthIdentity } from '../auth/auth-user.js';
 import { TooManyAttemptsException } from '../auth/login-throttle.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { REMEMBER_COOKIE, SESSION_COOKIE } from '../auth/token-extraction.js';
-import { ValidationFailedException } from '../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { GroupsService } from '../groups/groups.service.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { dayIn } from '../../src/reminders/reminder-message.js';
+import { dayIn } from '../../src/common/calendar-day.js';
 import { as } from '../support/api.js';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/reminders/reminder-message.js';
+import { addDays } from '../../src/common/calendar-day.js';
 import { RemindersService } from '../../src/reminders/reminders.service.js';
 import { addNotifier, startWebhook, type WebhookStandIn } from '../notifiers/notifier-helpers.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';

@@ -9,7 +9,7 @@ import { INVALID_LINK, PUBLIC_BASE, tokenOf } from './password-reset-helpers.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const LOADER = path.join(ROOT, 'test', 'support', 'typescript-loader.mjs');
-const COMMAND = path.join(ROOT, 'src', 'password-resets', 'reset-password-cli.ts');
+const COMMAND = path.join(ROOT, 'src', 'cli', 'reset-password.ts');
 /** The command compiles the application's sources as it loads them: a few seconds a run. */
 const COMMAND_TIMEOUT_MS = 90_000;
 

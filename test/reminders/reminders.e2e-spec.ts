@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayIn } from '../../src/reminders/reminder-message.js';
+import { addDays, dayIn } from '../../src/common/calendar-day.js';
 import { RemindersService } from '../../src/reminders/reminders.service.js';
 import { as, createEntity } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/reminders/reminder-message.js';
+import { addDays } from '../../src/common/calendar-day.js';
 import { RemindersService } from '../../src/reminders/reminders.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import {

@@ -6,7 +6,7 @@ import { IS_PUBLIC_KEY } from '../../src/auth/decorators/public.decorator.js';
 import { ROLES_KEY } from '../../src/auth/decorators/roles.decorator.js';
 import { USER_SCOPE_KEY } from '../../src/auth/decorators/user-scope.decorator.js';
 import { requiredRoles } from '../../src/auth/guards/group-access.guard.js';
-import type { GroupRole } from '../../src/groups/group-role.js';
+import type { GroupRole } from '../../src/auth/group-role.js';
 import { SCIM_BASE_PATH } from '../../src/scim/scim.controller.js';
 
 export interface RouteDeclaration {

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { GroupRole } from '../../groups/group-role.js';
+import type { GroupRole } from '../group-role.js';
 
 export const ROLES_KEY = 'trove:roles';
 

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { GROUP_ROLES, type GroupRole } from '../../groups/group-role.js';
+import { GROUP_ROLES, type GroupRole } from '../group-role.js';
 import type { AuthIdentity } from '../auth-user.js';
 import { ALLOW_ATTACHMENT_TOKEN_KEY } from '../decorators/allow-attachment-token.decorator.js';
 import { IS_PUBLIC_KEY } from '../decorators/public.decorator.js';

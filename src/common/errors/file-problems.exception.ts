@@ -1,4 +1,4 @@
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 
 /** One thing wrong in an uploaded file: where (1-based line, column header or null) and why. */
 export interface FileProblem {

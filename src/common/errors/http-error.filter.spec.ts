@@ -3,7 +3,7 @@ import pg from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { HttpErrorFilter } from './http-error.filter.js';
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 
 interface Captured {
   status?: number;

@@ -16,7 +16,7 @@ import type {
   ValidationErrorResponseDto,
 } from './error-response.dto.js';
 import { FileProblemsException } from './file-problems.exception.js';
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 
 type ErrorBody = ErrorResponseDto | ValidationErrorResponseDto | FileProblemsResponseDto;
 

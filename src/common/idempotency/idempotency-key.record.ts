@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   type Relation,
 } from 'typeorm';
-import { UserRecord } from '../../users/user.record.js';
+import type { UserRecord } from '../../users/user.record.js';
 
 /**
  * An `Idempotency-Key` a user sent with a creating request: reserved while the request runs
@@ -19,7 +19,7 @@ export class IdempotencyKeyRecord {
   @PrimaryColumn('uuid')
   userId: string;
 
-  @ManyToOne(() => UserRecord, { onDelete: 'CASCADE' })
+  @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
 

@@ -11,7 +11,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import type { AuthIdentity } from '../../auth/auth-user.js';
-import { ValidationFailedException } from '../errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 import { JsonAnswer } from '../http/json-answer.js';
 import { IdempotencyService } from './idempotency.service.js';
 import { requestFingerprint } from './request-fingerprint.js';

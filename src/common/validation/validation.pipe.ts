@@ -4,7 +4,7 @@ import {
   type ArgumentMetadata,
   type Paramtype,
 } from '@nestjs/common';
-import { ValidationFailedException } from '../errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 
 /** What the pipe refuses in every text it is given: text PostgreSQL cannot store, or not Unicode. */
 const NUL = '\u0000';

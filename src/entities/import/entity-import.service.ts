@@ -8,7 +8,7 @@ import {
   FileProblemsException,
   type FileProblem,
 } from '../../common/errors/file-problems.exception.js';
-import { ValidationFailedException } from '../../common/errors/validation-failed.exception.js';
+import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 import { EntityTypesService } from '../../entity-types/entity-types.service.js';
 import { ChangeEvents } from '../../events/change-events.service.js';
 import { TagsService } from '../../tags/tags.service.js';

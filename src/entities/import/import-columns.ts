@@ -3,7 +3,7 @@ import { parseCalendarDate } from '../../common/validation/calendar-date.js';
 import { decimalPlaces } from '../../common/validation/decimal-number.decorator.js';
 import { maxLengthOf } from '../../common/validation/dto-limits.js';
 import { CreateTagDto } from '../../tags/dto/create-tag.dto.js';
-import { parseAssetId } from '../asset-id.js';
+import { parseAssetId } from '../../common/asset-id.js';
 import { EntityFieldInputDto } from '../dto/entity-field-input.dto.js';
 import { UpdateEntityDto } from '../dto/update-entity.dto.js';
 

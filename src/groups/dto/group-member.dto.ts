@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { GROUP_ROLES, type GroupRole } from '../group-role.js';
+import { GROUP_ROLES, type GroupRole } from '../../auth/group-role.js';
 
 export class GroupMemberDto {
   @ApiProperty({ format: 'uuid' })

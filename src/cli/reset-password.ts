@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       import('../app.module.js'),
       import('../common/logging/logger.js'),
       import('../database/database-server.js'),
-      import('./password-resets.service.js'),
+      import('../password-resets/password-resets.service.js'),
     ]);
   const logger = logging.createLogger(config.log);
   const database = await startDatabaseServer(config, (line) => logger.debug(line));

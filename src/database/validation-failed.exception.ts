@@ -3,7 +3,10 @@ import type { ValidationError } from 'class-validator';
 
 export const VALIDATION_ERROR_MESSAGE = 'Validation Error';
 
-/** A 422 that names each bad field by its JSON name. */
+/**
+ * A 422 that names each bad field by its JSON name. It sits in the database layer because the
+ * owned lookup (`owned.ts`) throws it for a body field that names a row of another group.
+ */
 export class ValidationFailedException extends UnprocessableEntityException {
   constructor(readonly fields: Record<string, string>) {
     super(VALIDATION_ERROR_MESSAGE);

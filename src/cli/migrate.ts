@@ -1,11 +1,9 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { createLogger } from '../common/logging/logger.js';
 import { loadConfig } from '../config/configuration.js';
 import { installJobQueue } from '../jobs/job-queue-schema.js';
-import { buildDataSourceOptions } from './data-source-options.js';
-import { startDatabaseServer } from './database-server.js';
-import { runMigrations } from './migrate.js';
+import { startDatabaseServer } from '../database/database-server.js';
+import { migrateDatabase } from '../database/migrate.js';
 
 /** `npm run migration:run`: applies pending migrations to the configured database (and
  * installs or upgrades the job queue's tables) and exits. */
@@ -13,9 +11,7 @@ const config = loadConfig();
 const logger = createLogger(config.log);
 const database = await startDatabaseServer(config, (line) => logger.debug(line));
 try {
-  const dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
-  const applied = await runMigrations(dataSource);
-  await dataSource.destroy();
+  const applied = await migrateDatabase(database.url);
   await installJobQueue(database.url);
   logger.info(
     { applied: applied.map((migration) => migration.name) },
