@@ -107,6 +107,21 @@ describe('asset ids of any length', () => {
       }
     });
 
+    it("the entity's history shows each change of asset id as a JSON number with all its digits", async () => {
+      for (const [index, [stored]] of ASSET_IDS.entries()) {
+        const history = await as(
+          app.trove,
+          owner,
+          'get',
+          `/api/v1/entities/${ids[index]}/history`,
+        ).expect(200);
+        // The PUT's change to it (or the create's, when the create gave it that number).
+        expect(history.text).toMatch(
+          new RegExp(`\\{"field":"assetId","before":(null|\\d+),"after":${stored}\\}`),
+        );
+      }
+    });
+
     it('refuses one larger than the largest bigint, or an inexact JSON number, changing nothing', async () => {
       const id = ids[2];
       // The asset id as the JSON text of the request writes it.
