@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AttachmentBackupsService } from '../attachments/attachment-backups.service.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import { readAssetId } from '../common/asset-id.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { MaintenanceService } from '../maintenance/maintenance.service.js';
@@ -210,7 +211,8 @@ export class BackupRestorer {
       ],
       [
         'entities',
-        (rows: BackupRows['entities'][]) => this.entities.restoreBackup(groupId, idKey, rows),
+        (rows: BackupRows['entities'][]) =>
+          this.entities.restoreBackup(groupId, idKey, rows.map(withReadAssetId)),
       ],
       [
         'entities',
@@ -281,4 +283,17 @@ function asRestoreFailure(error: unknown): unknown {
   return new BackupFormatError(
     `the backup's rows cannot be restored: ${(error as Error).message}${detail ? ` (${detail})` : ''}`,
   );
+}
+
+/**
+ * The row with its asset id read as a client's would be (plain digits, `123-4567`, a number;
+ * empty for none) and written as the decimal text the restore inserts; a `BackupFormatError`
+ * when it is not an asset id or is larger than the largest.
+ */
+function withReadAssetId(row: BackupRows['entities']): BackupRows['entities'] {
+  const reading = readAssetId(row.asset_id);
+  if (reading.problem !== undefined) {
+    throw new BackupFormatError(`entity ${row.id} has an asset_id that ${reading.problem}`);
+  }
+  return { ...row, asset_id: String(reading.value) };
 }

@@ -36,6 +36,22 @@ describe('parseJsonArray', () => {
     expect(await parse(['[\n{"id":"a"},\n{"id":"b"}\n]\n'])).toEqual([{ id: 'a' }, { id: 'b' }]);
   });
 
+  it('reads whole numbers of more than 15 digits as their text, all digits kept', async () => {
+    const text =
+      '[{"asset_id":9223372036854775807,"small":123456789012345,"neg":-9007199254740993,' +
+      '"big":1.5e300,"fraction":1234567890123456.5,"s":"12345678901234567890 \\" 1234567890123456789"}]';
+    expect(await parse([text])).toEqual([
+      {
+        asset_id: '9223372036854775807',
+        small: 123456789012345,
+        neg: '-9007199254740993',
+        big: 1.5e300,
+        fraction: 1234567890123456.5,
+        s: '12345678901234567890 " 1234567890123456789',
+      },
+    ]);
+  });
+
   it('refuses what is not one JSON array', async () => {
     const cases: [string, string][] = [
       ['', 't is not a JSON array: it is empty'],

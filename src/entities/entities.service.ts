@@ -15,7 +15,7 @@ import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { parseAssetId } from '../common/asset-id.js';
+import { readAssetId } from '../common/asset-id.js';
 import type { CreateEntityDto } from './dto/create-entity.dto.js';
 import type {
   AssetPageDto,
@@ -202,9 +202,9 @@ export class EntitiesService implements OnModuleInit {
   @Transactional()
   private async replace(user: AuthUser, id: string, dto: UpdateEntityDto): Promise<void> {
     const tags = await this.tags.findOwnedMany(user, dto.tagIds ?? []);
-    const assetId = parseAssetId(dto.assetId);
-    if (assetId === undefined) {
-      throw ValidationFailedException.forField('assetId', 'assetId must be a number like 000-123');
+    const assetId = readAssetId(dto.assetId);
+    if (assetId.problem !== undefined) {
+      throw ValidationFailedException.forField('assetId', `assetId ${assetId.problem}`);
     }
     const record = await this.entities.findOwned(user.groupId, id, { lock: true });
     if (dto.entityTypeId) {
@@ -217,7 +217,7 @@ export class EntitiesService implements OnModuleInit {
       name: dto.name,
       description: dto.description ?? '',
       quantity: dto.quantity ?? 0,
-      assetId: String(assetId),
+      assetId: String(assetId.value),
       serialNumber: dto.serialNumber ?? '',
       modelNumber: dto.modelNumber ?? '',
       manufacturer: dto.manufacturer ?? '',
@@ -335,11 +335,15 @@ export class EntitiesService implements OnModuleInit {
     page: number | undefined,
     pageSize: number | undefined,
   ): Promise<JsonAnswer<AssetPageDto>> {
-    const assetId = parseAssetId(assetIdText);
-    if (assetId === undefined || assetId === 0) {
-      throw new BadRequestException(`invalid asset id: ${assetIdText}`);
+    const assetId = readAssetId(assetIdText);
+    if (assetId.problem !== undefined || assetId.value === 0n) {
+      throw new BadRequestException(
+        assetId.problem !== undefined && assetId.tooLarge
+          ? `invalid asset id: ${assetId.problem}`
+          : `invalid asset id: ${assetIdText}`,
+      );
     }
-    const ids = await this.entities.idsByAssetId(user.groupId, assetId);
+    const ids = await this.entities.idsByAssetId(user.groupId, assetId.value);
     const items = await this.views.childSummaries(user.groupId, ids);
     return new JsonAnswer(
       `{"page":${page ?? -1},"pageSize":${pageSize ?? -1},"total":${items.length},` +

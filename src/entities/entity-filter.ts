@@ -101,7 +101,7 @@ export function buildEntityFilter(groupId: string, query: ListEntitiesQueryDto):
   if (q) {
     const asset = q.startsWith('#') ? parseAssetId(q.slice(1)) : undefined;
     if (q.startsWith('#') && asset !== undefined) {
-      clauses.push(`e.asset_id = ${param(asset)}`);
+      clauses.push(`e.asset_id = ${param(String(asset))}`);
     } else {
       search = param(likePattern(q));
     }

@@ -4,6 +4,7 @@ import { isoDay, isoTimestamp, jsonArray, jsonObject } from '../database/json.sq
 import { nameOrder } from '../database/name-order.js';
 import { entityTypeSummaryJson } from '../entity-types/entity-type.mapper.js';
 import { tagSummaryJson } from '../tags/tag.mapper.js';
+import { assetIdSql } from '../common/asset-id.js';
 import type { EntityFilter } from './entity-filter.js';
 import { entityFieldJson } from './entity.mapper.js';
 
@@ -21,11 +22,6 @@ import { entityFieldJson } from './entity.mapper.js';
  * it expects: the statements are prepared and run with generic plans, see
  * connection-settings.ts).
  */
-
-/** An asset id as `formatAssetId` writes it: `000-123`, `123-4567`, `""` for none. */
-const assetIdText = (column: string): string => `CASE WHEN ${column} > 0 THEN
-    left(lpad(${column}::text, 6, '0'), 3) || '-' || substr(lpad(${column}::text, 6, '0'), 4)
-  ELSE '' END`;
 
 /**
  * `views(id, parent_id, is_location, price, view)` of the entities `shown_ids`: `view` is the
@@ -70,7 +66,7 @@ const VIEWS = `links AS (
     LEFT JOIN tag_lists tl ON tl.entity_id = e.id
     LEFT JOIN photos ph ON ph.entity_id = e.id
     LEFT JOIN item_counts ic ON ic.parent_id = e.id,
-    LATERAL (SELECT e.id, e.archived, ${assetIdText('e.asset_id')} AS "assetId",
+    LATERAL (SELECT e.id, e.archived, ${assetIdSql('e.asset_id')} AS "assetId",
       ${isoTimestamp('e.created_at')} AS "createdAt", ${isoTimestamp('e.updated_at')} AS "updatedAt",
       e.name, e.description, ph.id AS "imageId", ph.thumbnail_id AS "thumbnailId", e.insured,
       CASE WHEN t.is_location THEN coalesce(ic.items, 0) ELSE 0 END AS "itemCount",

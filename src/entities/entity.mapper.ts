@@ -77,7 +77,7 @@ export const toEntityChildSummary = (
 ): EntityChildSummaryDto => ({
   id: record.id,
   archived: record.archived,
-  assetId: formatAssetId(Number(record.assetId)),
+  assetId: formatAssetId(record.assetId),
   createdAt: record.createdAt.toISOString(),
   updatedAt: record.updatedAt.toISOString(),
   name: record.name,
@@ -156,7 +156,7 @@ export function toEntityStored(
 ): EntityStoredDto {
   return {
     archived: record.archived,
-    asset_id: Number(record.assetId),
+    asset_id: BigInt(record.assetId),
     created_at: record.createdAt.toISOString(),
     description: record.description,
     id: record.id,

@@ -119,14 +119,14 @@ export type ImportedColumns = Record<string, string | number | boolean | null>;
 export interface ImportedInsert {
   id: string;
   entityTypeId: string;
-  assetId: number;
+  assetId: bigint;
   columns: ImportedColumns;
 }
 
 /** An entity an import replaces; a null asset id keeps the current one. */
 export interface ImportedUpdate {
   id: string;
-  assetId: number | null;
+  assetId: bigint | null;
   columns: ImportedColumns;
 }
 
@@ -370,8 +370,8 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** The ids of the group's entities with this asset id, by name. */
-  async idsByAssetId(groupId: string, assetId: number): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(IDS_BY_ASSET_ID, [groupId, assetId]);
+  async idsByAssetId(groupId: string, assetId: bigint): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(IDS_BY_ASSET_ID, [groupId, String(assetId)]);
     return rows.map((row) => row.id);
   }
 
@@ -468,9 +468,12 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
    * highest and above `above`; the caller may use as many numbers from it as it needs, since the
    * group row stays locked (as for `entity_next_asset_id`) until the unit of work ends.
    */
-  async reserveAssetIds(groupId: string, above: number): Promise<number> {
-    const [row] = await this.db.query<{ first: string }>(RESERVE_ASSET_IDS, [groupId, above]);
-    return Number(row.first);
+  async reserveAssetIds(groupId: string, above: bigint): Promise<bigint> {
+    const [row] = await this.db.query<{ first: string }>(RESERVE_ASSET_IDS, [
+      groupId,
+      String(above),
+    ]);
+    return BigInt(row.first);
   }
 
   /** The group's entities with these import refs. */
@@ -491,7 +494,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
       groupId,
       rows.map((row) => row.id),
       rows.map((row) => row.entityTypeId),
-      rows.map((row) => row.assetId),
+      rows.map((row) => String(row.assetId)),
       ...columnArrays(rows),
     ]);
   }
@@ -502,7 +505,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     await this.db.query(UPDATE_IMPORTED, [
       groupId,
       rows.map((row) => row.id),
-      rows.map((row) => row.assetId),
+      rows.map((row) => (row.assetId === null ? null : String(row.assetId))),
       ...columnArrays(rows),
     ]);
   }

@@ -105,11 +105,12 @@ export const WARRANTIES_ENDING = `SELECT e.group_id AS "groupId", e.id, e.name,
 
 /**
  * The first of the asset ids the caller reserves in group `$1`: one above the group's highest
- * and above `$2`. It locks the group row as `entity_next_asset_id` does, until the unit of work
- * ends, so no other insert takes a number meanwhile.
+ * and above `$2`, as `numeric` (one above the largest `bigint` is no error until it is used). It
+ * locks the group row as `entity_next_asset_id` does, until the unit of work ends, so no other
+ * insert takes a number meanwhile.
  */
 export const RESERVE_ASSET_IDS = `WITH locked AS (SELECT id FROM groups WHERE id = $1 FOR NO KEY UPDATE)
-  SELECT greatest(coalesce(max(e.asset_id), 0), $2::bigint) + 1 AS first
+  SELECT greatest(coalesce(max(e.asset_id), 0), $2::bigint)::numeric + 1 AS first
   FROM locked LEFT JOIN entities e ON e.group_id = locked.id`;
 
 /** The entities of group `$1` whose import ref is among `$2`. */

@@ -14,10 +14,18 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntryDto {
     actor: { type, id, name, apiKey, issuer },
     changes: Object.keys(row.changes)
       .sort()
-      .map((field) => ({
-        field,
-        before: row.changes[field].before ?? null,
-        after: row.changes[field].after ?? null,
-      })),
+      .map((field) =>
+        field === 'assetId'
+          ? { field, before: exact(row.asset_id_before), after: exact(row.asset_id_after) }
+          : {
+              field,
+              before: row.changes[field].before ?? null,
+              after: row.changes[field].after ?? null,
+            },
+      ),
   };
 }
+
+/** An asset id of the history as a `bigint` (written as a JSON number with all its digits). */
+const exact = (text: string | null): bigint | null =>
+  text !== null && /^-?\d+$/.test(text) ? BigInt(text) : null;

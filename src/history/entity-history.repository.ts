@@ -19,6 +19,9 @@ export interface HistoryRow {
   changed_at: Date;
   actor: StoredActor;
   changes: Record<string, { before: unknown; after: unknown }>;
+  /** The asset id before and after the change, as decimal text, when it changed. */
+  asset_id_before: string | null;
+  asset_id_after: string | null;
 }
 
 /** A page of rows and how many there are in all. */

@@ -1,5 +1,10 @@
-/** The columns of a history entry as the mapper reads them. */
-const ENTRY_COLUMNS = `h.id, h.entity_id, h.entity_name, h.action, h.operation, h.changed_at, h.actor, h.changes`;
+/**
+ * The columns of a history entry as the mapper reads them; an asset id changed also as the text
+ * of its numbers, which JSON parsing would round above 2^53.
+ */
+const ENTRY_COLUMNS = `h.id, h.entity_id, h.entity_name, h.action, h.operation, h.changed_at, h.actor,
+  h.changes, h.changes->'assetId'->>'before' AS asset_id_before,
+  h.changes->'assetId'->>'after' AS asset_id_after`;
 
 /** $1 group, $2 entity. */
 const OF_ENTITY = `FROM entity_history h WHERE h.entity_id = $2 AND h.group_id = $1`;

@@ -52,7 +52,10 @@ export class NotifiersController {
     summary: 'Create a notifier',
     description:
       'The URL must use an allowed Shoutrrr scheme (422 naming `url`); one whose target is an ' +
-      'address Trove must not reach is refused with 400. The URL is stored encrypted.',
+      'address Trove must not reach is refused with 400. As in Homebox, the form its service ' +
+      'needs (token, webhook id, host, recipients) is checked when a message is sent, not here: ' +
+      'a test answers 422 naming what is wrong, a delivery records it as `lastError`. The URL is ' +
+      'stored encrypted.',
   })
   @ApiCreatedResponse({ type: NotifierOutDto })
   @ApiErrors(400, 422)
@@ -68,8 +71,9 @@ export class NotifiersController {
   @ApiOperation({
     summary: 'Send "Test message from Trove" to a notifier URL now',
     description:
-      'Answers 200 with body null once delivered. 422 for a URL that cannot be used or a ' +
-      'scheme Trove does not deliver to, 400 for an address Trove must not reach, 502 when the ' +
+      'Answers 200 with body null once delivered. 422 for a URL its service cannot use (naming ' +
+      'what is wrong under `url`) or a scheme Trove does not deliver to, 400 for an address ' +
+      'Trove must not reach, 502 when the ' +
       'service cannot be reached or refuses. Rate limited per user and per client address ' +
       '(TROVE_NOTIFIER_TEST_RATE_LIMIT a minute; 429 with Retry-After).',
   })
@@ -102,6 +106,9 @@ export class NotifiersController {
   @Put(':id')
   @ApiOperation({
     summary: "Update one of the caller's notifiers; a null or omitted url keeps the stored one",
+    description:
+      'A new URL is checked as on create: an allowed scheme (422 naming `url`) and an address ' +
+      'Trove may reach (400); the form its service needs is checked when a message is sent.',
   })
   @ApiUuidParam('id', 'Notifier id')
   @ApiOkResponse({ type: NotifierOutDto })

@@ -102,7 +102,10 @@ export class NotifiersService implements OnModuleInit, OnApplicationBootstrap {
     return Promise.all(records.map(async (record) => this.toOut(record)));
   }
 
-  /** 422 naming `url` when it cannot be used, 400 when it points where Trove must not send. */
+  /**
+   * Any URL of an allowed scheme (the DTO: 422 naming `url` otherwise); 400 when it points where
+   * Trove must not send. Its service's form is checked when a message is sent.
+   */
   async create(user: AuthUser, dto: CreateNotifierDto): Promise<NotifierOutDto> {
     await this.checkUrl(dto.url);
     const id = randomUUID();

@@ -3,7 +3,7 @@ export interface PlaceholderValues {
   /** The moment of creation; `{{date}}` and `{{time}}` show it in UTC. */
   now: Date;
   /** The asset id the new entity gets (the group's next one); `{{counter}}` shows it. */
-  counter: number;
+  counter: bigint;
 }
 
 /** The placeholders a template's default name (or a requested name) may hold. */

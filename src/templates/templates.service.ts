@@ -2,6 +2,7 @@ import { Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
+import { JsonAnswer } from '../common/http/json-answer.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { toEntityStored } from '../entities/entity.mapper.js';
 import type { EntityRecord } from '../entities/entity.record.js';
@@ -204,7 +205,7 @@ export class TemplatesService implements OnModuleInit {
     user: AuthUser,
     id: string,
     dto: CreateEntityFromTemplateDto,
-  ): Promise<EntityFromTemplateStoredDto> {
+  ): Promise<JsonAnswer<EntityFromTemplateStoredDto>> {
     const template = await this.templates.findWithFields(user.groupId, id, false);
     if (!template) throw notFound(id);
     const requestedName = dto.name || template.defaultName;
@@ -245,7 +246,7 @@ export class TemplatesService implements OnModuleInit {
     // {{counter}} is the asset id just allocated, so the name is filled after the insert.
     const name = fillPlaceholders(requestedName, {
       now: inserted.createdAt,
-      counter: Number(inserted.assetId),
+      counter: BigInt(inserted.assetId),
     });
     if (name.length > 255) {
       throw ValidationFailedException.forField(
@@ -273,7 +274,8 @@ export class TemplatesService implements OnModuleInit {
         position,
       })),
     );
-    return this.storedEntity(user, inserted.id, type, parent, tags);
+    // Written with `writeJson`: the asset ids of the stored views are JSON numbers of any size.
+    return JsonAnswer.of(await this.storedEntity(user, inserted.id, type, parent, tags));
   }
 
   /** The summary view of a template of the group, or 404. */

@@ -6,6 +6,7 @@ import {
   toAttachmentSummary,
 } from '../../src/attachments/attachment.mapper.js';
 import { AttachmentRecord } from '../../src/attachments/attachment.record.js';
+import { assetIdSql, formatAssetId, MAX_ASSET_ID } from '../../src/common/asset-id.js';
 import { EntityFieldRecord } from '../../src/entities/entity-field.record.js';
 import { CHILD_SUMMARIES } from '../../src/entities/entity-view.sql.js';
 import {
@@ -217,6 +218,27 @@ describe('response shapes built in SQL and in TypeScript', () => {
     expect(linkEntityViews(rows).shown.map((view) => JSON.parse(view) as unknown)).toEqual([
       itemView,
       toEntityChildSummary(await load(loose.id), { photo: null, itemCount: 0, parent: shelfView }),
+    ]);
+  });
+
+  it('asset id, at every length up to the largest bigint', async () => {
+    const values = ['-1', '0', '1', '42', '999999', '1000000', '1234567', '9007199254740993'];
+    values.push(String(MAX_ASSET_ID));
+    const rows = await t.trove.query<{ value: string; shown: string }>(
+      `SELECT v::text AS value, ${assetIdSql('v')} AS shown FROM unnest($1::bigint[]) AS v`,
+      [values],
+    );
+    expect(rows.map((row) => row.shown)).toEqual(values.map((value) => formatAssetId(value)));
+    expect(rows.map((row) => row.shown)).toEqual([
+      '',
+      '',
+      '000-001',
+      '000-042',
+      '999-999',
+      '100-0000',
+      '123-4567',
+      '900-7199254740993',
+      '922-3372036854775807',
     ]);
   });
 });

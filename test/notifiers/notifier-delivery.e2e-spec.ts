@@ -15,6 +15,7 @@ import {
   createNotifier,
   eventually,
   expectUnauthenticated,
+  ISO,
   listNotifiers,
   NOTIFIERS,
   startSmtpStandIn,
@@ -24,6 +25,35 @@ import {
 } from './notifier-helpers.js';
 
 const TEST = `${NOTIFIERS}/test`;
+
+/**
+ * A URL of each delivered service that misses what its service needs (saved as Homebox saves
+ * it), with what a test answers and a delivery records.
+ */
+const MALFORMED: [url: string, problem: string][] = [
+  ['generic:///hook', 'the generic URL has no host'],
+  [
+    'generic+http://127.0.0.1/hook?template=xml',
+    'generic template "xml" is not supported (only json)',
+  ],
+  ['ntfy://127.0.0.1/', 'the ntfy URL needs one topic'],
+  ['gotify://127.0.0.1', 'the gotify URL needs a host and an application token'],
+  [
+    'mattermost://127.0.0.1',
+    'the mattermost URL must be mattermost://[username@]host[:port]/token[/channel]',
+  ],
+  ['discord://0123456789', 'the discord URL must be discord://token@webhookid'],
+  [
+    'slack://only-one-part',
+    'the slack URL must be slack://hook:<T…>-<B…>-<token>@webhook or slack://xoxb:<token>@<channel>',
+  ],
+  ['telegram://123:abc@telegram', 'the telegram URL needs chats='],
+  [
+    'teams://group@tenant',
+    'the teams URL must be teams://<group>@<tenant>/<altId>/<groupOwner>[/<extraId>]?host=…',
+  ],
+  ['smtp://127.0.0.1:25/?from=a@example.com', 'the smtp URL needs to=<address>[,<address>…]'],
+];
 
 describe('notifier delivery', () => {
   let provider: LocalServer;
@@ -224,6 +254,18 @@ describe('notifier delivery', () => {
       expect(Object.keys((badQuery.body as { fields: object }).fields)).toEqual(['url']);
     });
 
+    it('answers 422 naming what is wrong for a malformed URL of each delivered service', async () => {
+      const before = provider.requests.length;
+      const smtpBefore = smtp.mails.length;
+      for (const [url, problem] of MALFORMED) {
+        const response = await sendTest(url);
+        expect([url, response.status]).toEqual([url, 422]);
+        expect(response.body).toEqual({ error: 'Validation Error', fields: { url: problem } });
+      }
+      expect(provider.requests.length).toBe(before);
+      expect(smtp.mails).toHaveLength(smtpBefore);
+    });
+
     it('answers 401 without a valid token and 403 to a viewer', async () => {
       await expectUnauthenticated(app.trove, 'post', TEST, { url: 'bark://x@y' });
       const response = await sendTest(`generic+http://${http('/viewer')}`, viewer).expect(403);
@@ -359,6 +401,40 @@ describe('notifier delivery', () => {
         return jobs[0]?.state === 'completed' ? jobs : undefined;
       });
       expect(job.retry_count).toBe(0);
+    });
+
+    it('records what is wrong with a malformed URL of each delivered service, without retrying', async () => {
+      const ada = await signUp(app.trove, { name: 'Malformed' });
+      const before = provider.requests.length;
+      const smtpBefore = smtp.mails.length;
+      const notifiers = new Map<string, string>();
+      for (const [url, problem] of MALFORMED) {
+        const created = await createNotifier(app.trove, ada, { name: url, url });
+        notifiers.set(created.id, problem);
+      }
+      expect(await service().notifyGroup(ada.groupId, { title: 'T', body: 'B' })).toBe(
+        MALFORMED.length,
+      );
+      const recorded = await eventually(async () => {
+        const all = await listNotifiers(app.trove, ada);
+        return all.every((notifier) => notifier.lastError) ? all : undefined;
+      });
+      for (const notifier of recorded) {
+        expect(notifier).toMatchObject({
+          lastError: notifiers.get(notifier.id),
+          lastErrorAt: expect.stringMatching(ISO) as string,
+          lastSuccessAt: null,
+        });
+      }
+      const jobs = await eventually(async () => {
+        const all = await jobsOf([...notifiers.keys()]);
+        return all.length === MALFORMED.length && all.every((job) => job.state === 'completed')
+          ? all
+          : undefined;
+      });
+      expect(jobs.map((job) => job.retry_count)).toEqual(MALFORMED.map(() => 0));
+      expect(provider.requests.length).toBe(before);
+      expect(smtp.mails).toHaveLength(smtpBefore);
     });
 
     it('sends nothing for jobs of a notifier deleted or deactivated before they ran', async () => {

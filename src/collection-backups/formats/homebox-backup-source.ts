@@ -15,6 +15,7 @@ import {
 import type { BackupZip } from '../backup-zip.js';
 import {
   type HomeboxRow,
+  assetIdText,
   bool,
   calendarDate,
   clipped,
@@ -285,7 +286,7 @@ const READERS: { [T in BackupTable]: Reader<T> } = {
         quantity: number(row.quantity, 1),
         insured: bool(row.insured),
         archived: bool(row.archived),
-        asset_id: integerText(row.asset_id),
+        asset_id: assetIdText(row.asset_id),
         serial_number: text(row.serial_number),
         model_number: text(row.model_number),
         manufacturer: text(row.manufacturer),

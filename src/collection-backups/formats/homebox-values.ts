@@ -49,6 +49,16 @@ export function decimal(value: unknown): string {
   return parsed.toFixed(20).replace(/\.?0+$/, '');
 }
 
+/**
+ * An asset id as Homebox's database holds it (int64, 0 or less for none) as text, all its
+ * digits kept (`parseJsonArray` reads long whole numbers as their text); the restore reads it as
+ * any asset id.
+ */
+export function assetIdText(value: unknown): string {
+  const written = text(value).trim();
+  return written.startsWith('-') ? '0' : written;
+}
+
 /** A whole number as decimal text (`bigint` columns); 0 for none. */
 export function integerText(value: unknown): string {
   const parsed = Math.trunc(number(value));

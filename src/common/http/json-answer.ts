@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 
 /**
@@ -13,9 +14,9 @@ export class JsonAnswer<T = unknown> {
     readonly etag?: string,
   ) {}
 
-  /** `value` written as JSON. */
+  /** `value` written as JSON (`writeJson`: a `bigint` as a JSON number). */
   static of<T>(value: T, etag?: string): JsonAnswer<T> {
-    return new JsonAnswer<T>(JSON.stringify(value), etag);
+    return new JsonAnswer<T>(writeJson(value), etag);
   }
 
   /** The value the JSON holds, for code that needs it as an object. */
@@ -34,4 +35,23 @@ export function sendJsonAnswer(response: Response, answer: JsonAnswer, statusCod
   if (answer.etag) response.setHeader('ETag', answer.etag);
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.send(answer.body);
+}
+
+/**
+ * `value` as JSON text, as `JSON.stringify` writes it, except that a `bigint` is written as a
+ * JSON number with all its digits (a whole number above 2^53, such as an asset id, that a
+ * JavaScript number would round). Each one is first written as a string carrying a marker no
+ * other text holds, then the quotes and the marker are taken off.
+ */
+export function writeJson(value: unknown): string {
+  let marker: string | undefined;
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'bigint') return item;
+    marker ??= `bigint:${randomUUID()}:`;
+    return `${marker}${item}`;
+  }) as string | undefined;
+  if (text === undefined) throw new TypeError('the value has no JSON form');
+  return marker === undefined
+    ? text
+    : text.replaceAll(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
 }

@@ -5,8 +5,9 @@ export class EntityStoredDto {
   @ApiProperty()
   archived: boolean;
 
+  /** Written as a JSON number of any size (`writeJson`), so no id is rounded. */
   @ApiProperty({ type: 'integer' })
-  asset_id: number;
+  asset_id: bigint;
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;

@@ -10,6 +10,7 @@ import {
 } from '../../common/errors/file-problems.exception.js';
 import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 import { EntityTypesService } from '../../entity-types/entity-types.service.js';
+import { MAX_ASSET_ID } from '../../common/asset-id.js';
 import { ChangeEvents } from '../../events/change-events.service.js';
 import { TagsService } from '../../tags/tags.service.js';
 import {
@@ -84,7 +85,7 @@ interface ImportPlan {
   withoutLocation: { line: number; key: string }[];
   tagNames: Set<string>;
   /** The highest asset id the file gives. */
-  maxAssetId: number;
+  maxAssetId: bigint;
 }
 
 /** Where the writing pass puts each location path: the entity that is that location. */
@@ -147,7 +148,7 @@ export class EntityImportService {
       kinds: new Map(),
       withoutLocation: [],
       tagNames: new Set(),
-      maxAssetId: 0,
+      maxAssetId: 0n,
     };
     let rows = 0;
     let lastLine = 1;
@@ -303,12 +304,21 @@ export class EntityImportService {
     problems.throwIfAny();
 
     let nextAssetId = await this.entities.reserveAssetIds(groupId, plan.maxAssetId);
+    const takeAssetId = (): bigint => {
+      if (nextAssetId > MAX_ASSET_ID) {
+        throw ValidationFailedException.forField(
+          IMPORT_FILE_FIELD,
+          'the group has no asset id left for the new entities: its highest is 9223372036854775807',
+        );
+      }
+      return nextAssetId++;
+    };
     const locations = await this.placeLocations(
       groupId,
       plan,
       existing,
       { item: itemType.id, location: locationType.id },
-      () => nextAssetId++,
+      takeAssetId,
     );
     const tagIds = await this.tags.resolveNames(groupId, [...plan.tagNames]);
 
@@ -318,7 +328,7 @@ export class EntityImportService {
     const moved = new Map<string, number>();
     let batch: { row: ImportRow; id: string; insert: boolean }[] = [];
     const flush = async (): Promise<void> => {
-      await this.writeBatch(groupId, batch, itemType.id, locations, tagIds, () => nextAssetId++);
+      await this.writeBatch(groupId, batch, itemType.id, locations, tagIds, takeAssetId);
       batch = [];
     };
     let first = true;
@@ -396,7 +406,7 @@ export class EntityImportService {
     plan: ImportPlan,
     existing: Map<string, string>,
     typeIds: { item: string; location: string },
-    nextAssetId: () => number,
+    nextAssetId: () => bigint,
   ): Promise<LocationIds> {
     const ids: LocationIds = new Map();
     const rows = await this.entities.findLocations(groupId);
@@ -455,7 +465,7 @@ export class EntityImportService {
     itemTypeId: string,
     locations: LocationIds,
     tagIds: Map<string, string>,
-    nextAssetId: () => number,
+    nextAssetId: () => bigint,
   ): Promise<void> {
     if (batch.length === 0) return;
     const inserts: ImportedInsert[] = [];

@@ -3,7 +3,7 @@ import { parseCalendarDate } from '../../common/validation/calendar-date.js';
 import { decimalPlaces } from '../../common/validation/decimal-number.decorator.js';
 import { maxLengthOf } from '../../common/validation/dto-limits.js';
 import { CreateTagDto } from '../../tags/dto/create-tag.dto.js';
-import { parseAssetId } from '../../common/asset-id.js';
+import { readAssetId } from '../../common/asset-id.js';
 import { EntityFieldInputDto } from '../dto/entity-field-input.dto.js';
 import { UpdateEntityDto } from '../dto/update-entity.dto.js';
 
@@ -63,7 +63,7 @@ export interface ImportRow {
   /** Custom text fields in the order of their columns, empty cells left out. */
   fields: { name: string; value: string }[];
   /** The row's asset id; null when the cell is empty or the column absent. */
-  assetId: number | null;
+  assetId: bigint | null;
   /** What the row's `HB.url` (as the export writes it) says the entity is; null: it does not say. */
   kind: 'item' | 'location' | null;
 }
@@ -291,12 +291,9 @@ export function readRow(
         }
         break;
       case 'assetId': {
-        const value = parseAssetId(cell);
-        if (value === undefined) {
-          problem(column, `${quote(cell)} is not an asset id (like 000-123 or 123)`);
-        } else {
-          row.assetId = value === 0 ? null : value;
-        }
+        const reading = readAssetId(cell);
+        if (reading.problem !== undefined) problem(column, reading.problem);
+        else row.assetId = reading.value === 0n ? null : reading.value;
         break;
       }
       case 'url':

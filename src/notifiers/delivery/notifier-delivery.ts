@@ -10,7 +10,7 @@ import {
   type HttpDelivery,
   type SmtpDelivery,
 } from './drivers.js';
-import { DeliveryRejected, UnsupportedNotifierScheme } from './notifier-url.js';
+import { DeliveryRejected, InvalidNotifierUrl, UnsupportedNotifierScheme } from './notifier-url.js';
 import { nodemailerModule } from '../../common/modules/on-first-use.js';
 
 /** The most of a service's answer read (its content only matters for error messages). */
@@ -46,17 +46,22 @@ export class NotifierDelivery {
   }
 
   /**
-   * Checks a URL before it is saved: well-formed for its service (InvalidNotifierUrl), and every
-   * host it sends to allowed by the address rules (OutboundRequestRefused). A host that does
-   * not resolve now passes (it is checked again at each delivery); so do schemes Trove does not
-   * deliver to. The plan, when there is one.
+   * Checks a URL before it is saved, as far as Homebox does: every host a URL of complete form
+   * sends to must be allowed by the address rules (OutboundRequestRefused). The service's own
+   * form (token, webhook id, host, recipients) is not required here: like Homebox, Trove saves
+   * any URL of an allowed scheme, and a URL its service cannot use fails when a message is sent
+   * (InvalidNotifierUrl: 422 on a test, the notifier's `lastError` on a delivery). A host that
+   * does not resolve now passes (it is checked again at each delivery); so do schemes Trove does
+   * not deliver to. The plan, when there is one.
    */
   async check(url: string): Promise<DeliveryPlan | undefined> {
     let plan: DeliveryPlan;
     try {
       plan = planDelivery(url, { title: '', body: '' });
     } catch (error) {
-      if (error instanceof UnsupportedNotifierScheme) return undefined;
+      if (error instanceof UnsupportedNotifierScheme || error instanceof InvalidNotifierUrl) {
+        return undefined;
+      }
       throw error;
     }
     const targets =
