@@ -286,5 +286,48 @@ describe('Idempotency-Key: exactly once, whatever happens between commit and ans
 
       expect(await storedKeys(trove)).not.toContain(keyOf(content, owner.groupId));
     });
+
+    it('refused at commit keeps the entity and its file, and its retry deletes both', async () => {
+      const entity = await createEntity(trove, owner, 'Refused delete');
+      const content = Buffer.from(`kept ${randomUUID()}`);
+      await as(trove, owner, 'post', `/api/v1/entities/${entity.id}/attachments`)
+        .field('name', 'manual.txt')
+        .field('type', 'manual')
+        .attach('file', content, 'manual.txt')
+        .expect(201);
+      await trove.query(`
+        CREATE FUNCTION refuse_delete_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          RAISE EXCEPTION 'refused at commit' USING ERRCODE = '23514', CONSTRAINT = 'refused';
+        END $$`);
+      await trove.query(`
+        CREATE CONSTRAINT TRIGGER refuse_delete_at_commit AFTER DELETE ON entities
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_delete_at_commit()`);
+      const key = randomUUID();
+      const body = { ids: [entity.id], action: 'delete' };
+      try {
+        const refused = await as(trove, owner, 'post', '/api/v1/entities/bulk')
+          .set(KEY, key)
+          .send(body);
+
+        expect(refused.status).toBe(422);
+        await as(trove, owner, 'get', `/api/v1/entities/${entity.id}`).expect(200);
+        expect(await storedKeys(trove)).toContain(keyOf(content, owner.groupId));
+        expect(await storedKeyRows(key)).toEqual([]);
+      } finally {
+        await trove.query('DROP TRIGGER refuse_delete_at_commit ON entities');
+        await trove.query('DROP FUNCTION refuse_delete_at_commit()');
+      }
+
+      const retried = await as(trove, owner, 'post', '/api/v1/entities/bulk')
+        .set(KEY, key)
+        .send(body);
+
+      expect(retried.status).toBe(200);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(retried.body).toEqual({ updated: 1 });
+      await as(trove, owner, 'get', `/api/v1/entities/${entity.id}`).expect(404);
+      expect(await storedKeys(trove)).not.toContain(keyOf(content, owner.groupId));
+    });
   });
 });
