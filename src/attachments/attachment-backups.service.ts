@@ -95,8 +95,8 @@ export class AttachmentBackupsService {
     return this.storedFiles.keysOfGroup(groupId);
   }
 
-  /** Deletes the files no attachment uses any more (after commit). */
-  releaseUnused(keys: Iterable<string>): Promise<number> {
+  /** Deletes the files no attachment uses any more (once the open unit of work commits). */
+  releaseUnused(keys: Iterable<string>): Promise<void> {
     return this.storedFiles.releaseUnused(keys);
   }
 }

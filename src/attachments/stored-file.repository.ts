@@ -45,4 +45,9 @@ export class StoredFileRepository {
   transaction<T>(work: () => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
+
+  /** Runs `work` once the open unit of work has committed (at once outside one). */
+  afterCommit(work: () => Promise<void>): Promise<void> {
+    return this.db.afterCommit(work);
+  }
 }

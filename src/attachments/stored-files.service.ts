@@ -61,17 +61,22 @@ export class StoredFilesService {
   }
 
   /**
-   * After the rows that used them are gone (call it after commit): deletes each file that no
-   * attachment row uses any more. Never throws; failures are logged, and the file stays.
-   * Returns the number of files deleted.
+   * After the rows that used them are gone: deletes each file that no attachment row uses any
+   * more, once the unit of work open in the context has committed (at once outside one; never
+   * when it rolls back, which keeps the rows). Never throws; failures are logged, and the file
+   * stays.
    */
-  async releaseUnused(keys: Iterable<string>): Promise<number> {
+  async releaseUnused(keys: Iterable<string>): Promise<void> {
     const pending = [...new Set(keys)].filter(isStorageKey);
-    let deleted = 0;
+    if (pending.length > 0) await this.files.afterCommit(() => this.release(pending));
+  }
+
+  /** Deletes each of these files that no attachment row uses. */
+  private async release(pending: string[]): Promise<void> {
     const worker = async (): Promise<void> => {
       for (let key = pending.shift(); key !== undefined; key = pending.shift()) {
         try {
-          if (await this.releaseOne(key)) deleted += 1;
+          await this.releaseOne(key);
         } catch (error) {
           this.logger.warn(
             `could not delete stored file ${key}: ${error instanceof Error ? error.message : String(error)}`,
@@ -80,15 +85,12 @@ export class StoredFilesService {
       }
     };
     await Promise.all(Array.from({ length: RELEASE_CONCURRENCY }, worker));
-    return deleted;
   }
 
-  private async releaseOne(key: string): Promise<boolean> {
-    return this.files.transaction(async () => {
+  private async releaseOne(key: string): Promise<void> {
+    await this.files.transaction(async () => {
       await this.files.lock(key);
-      if (await this.files.isUsed(key)) return false;
-      await this.storage.delete(key);
-      return true;
+      if (!(await this.files.isUsed(key))) await this.storage.delete(key);
     });
   }
 }

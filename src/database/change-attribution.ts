@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { ClsServiceManager, type ClsService } from 'nestjs-cls';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthIdentity } from '../auth/auth-user.js';
+import { AfterCommit } from './after-commit.js';
 
 /** Who is changing things in this context, as the history triggers read it. */
 export type ChangeActor =
@@ -68,7 +69,8 @@ const ATTRIBUTE_TRANSACTION = `SELECT ${attributionSettings('$1', '$2')}`;
  * The unit-of-work adapter: TypeORM transactions that, when opened in a request with an
  * authenticated caller, first set who and which operation as transaction-local settings
  * (`trove.actor`, `trove.operation`), which the history triggers record with each change. A
- * transaction opened anywhere else (a job, a restore) is the system's.
+ * transaction opened anywhere else (a job, a restore) is the system's. Work deferred to the
+ * commit (`Database.afterCommit`) runs once the transaction has committed.
  */
 export class AttributedTransactionalAdapter extends TransactionalAdapterTypeOrm {
   constructor(options: ConstructorParameters<typeof TransactionalAdapterTypeOrm>[0]) {
@@ -78,11 +80,13 @@ export class AttributedTransactionalAdapter extends TransactionalAdapterTypeOrm 
       const options = plain(dataSource);
       return {
         ...options,
-        wrapWithTransaction: (txOptions, fn, setClient): Promise<unknown> => {
+        wrapWithTransaction: async (txOptions, fn, setClient): Promise<unknown> => {
           let manager: EntityManager | undefined;
-          return options.wrapWithTransaction(
+          const committed = new AfterCommit();
+          const result: unknown = await options.wrapWithTransaction(
             txOptions,
             async () => {
+              committed.attach();
               const [actor, operation] = currentAttribution();
               if (actor && manager) await manager.query(ATTRIBUTE_TRANSACTION, [actor, operation]);
               return (await fn()) as unknown;
@@ -92,6 +96,10 @@ export class AttributedTransactionalAdapter extends TransactionalAdapterTypeOrm 
               setClient(client);
             },
           );
+          // The work runs after the commit and outside it, as a caller's next statement would.
+          setClient(undefined);
+          await committed.run();
+          return result;
         },
       };
     };

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
+import { AfterCommit } from './after-commit.js';
 
 /** Distinct texts a process prepares at most; PostgreSQL keeps each plan per connection. */
 const MAX_PREPARED_TEXTS = 32;
@@ -39,6 +40,18 @@ export class Database {
   /** Runs `work` in the open unit of work, or in a new transaction that commits when it returns. */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     return this.txHost.withTransaction(work);
+  }
+
+  /**
+   * Runs `work` once the unit of work open in the context has committed (never if it rolls
+   * back), or at once outside one. For what cannot be undone and must follow the change only
+   * when it is kept: deleting stored files the change stopped using. A failure of `work` is
+   * logged; the change stays committed.
+   */
+  async afterCommit(work: () => Promise<void>): Promise<void> {
+    const deferred = this.inTransaction ? AfterCommit.current() : undefined;
+    if (deferred) deferred.add(work);
+    else await work();
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   type SupervisionOptions,
 } from '../../src/database/database-server.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { PostgresProxy } from './postgres-proxy.js';
 import type { TestApp } from './test-app.js';
 
 /** One line the app logged: pino's JSON fields. */
@@ -50,6 +51,8 @@ export interface OwnServerApp extends TestApp {
 
 /** An app on an external-style server: a PostgreSQL of its own that the test stops and starts. */
 export interface ExternalServerApp extends OwnServerApp {
+  /** The proxy between the app and the server, when asked for one. */
+  readonly proxy?: PostgresProxy;
   /** Stops the PostgreSQL server (a fast shutdown, as an administrator would). */
   stopServer(): Promise<void>;
   /** Starts it again on the same port and data directory. */
@@ -105,8 +108,11 @@ const queryOn =
 /**
  * Trove pointed at a PostgreSQL as if it were external (`DATABASE_URL`): the server is an
  * `EmbeddedPostgres` in a temporary directory that the test controls, not one Trove supervises.
+ * With `proxied`, Trove reaches it through a `PostgresProxy` the test controls too.
  */
-export async function createAppOnExternalServer(): Promise<ExternalServerApp> {
+export async function createAppOnExternalServer(
+  options: { proxied?: boolean } = {},
+): Promise<ExternalServerApp> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trove-external-'));
   // Its own temporary directory: as root the server runs as `postgres`, which cannot enter `dir`.
   const serverDir = await mkdtemp(path.join(os.tmpdir(), 'trove-external-server-'));
@@ -115,12 +121,16 @@ export async function createAppOnExternalServer(): Promise<ExternalServerApp> {
   await createDatabaseIfMissing(server.url, 'trove');
   const url = new URL(server.url);
   url.pathname = '/trove';
+  const proxy = options.proxied
+    ? await PostgresProxy.start({ host: url.hostname, port })
+    : undefined;
+  const appUrl = proxy ? proxy.urlFor(url.toString()) : url.toString();
   const config = loadConfig({
     ...baseEnv(path.join(dir, 'trove')),
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: appUrl,
   });
   const { logger, lines } = memoryLogger();
-  const app = await createApp(config, url.toString(), logger);
+  const app = await createApp(config, appUrl, logger);
   const { baseUrl, http } = await listen(app);
   return {
     app,
@@ -129,6 +139,7 @@ export async function createAppOnExternalServer(): Promise<ExternalServerApp> {
     http,
     logger,
     logLines: lines,
+    proxy,
     database: { name: 'trove', url: url.toString(), drop: () => Promise.resolve() },
     query: queryOn(url.toString()),
     stopServer: () => server.stop(),
@@ -137,6 +148,7 @@ export async function createAppOnExternalServer(): Promise<ExternalServerApp> {
     },
     close: async () => {
       await app.close();
+      await proxy?.close();
       await server.stop();
       await rm(dir, { recursive: true, force: true });
       await rm(serverDir, { recursive: true, force: true });

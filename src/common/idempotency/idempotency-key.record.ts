@@ -11,8 +11,9 @@ import {
 import type { UserRecord } from '../../users/user.record.js';
 
 /**
- * An `Idempotency-Key` a user sent with a creating request: reserved while the request runs
- * (`responseStatus` null), then holding the response that a repeat within 24 hours gets again.
+ * An `Idempotency-Key` a user sent with a creating request, holding the response that a repeat
+ * within 24 hours gets again: written by the transaction of the change it answers. A row without
+ * a response is a reservation made by an earlier release of Trove while its request ran.
  */
 @Entity('idempotency_keys')
 export class IdempotencyKeyRecord {
@@ -30,12 +31,16 @@ export class IdempotencyKeyRecord {
   @Column({ type: 'varchar', length: 64 })
   fingerprint: string;
 
-  /** Identifies the request holding the reservation, so only it completes or releases it. */
-  @Column('uuid')
-  reservation: string;
+  /** The request holding an earlier release's reservation; null in rows written with a response. */
+  @Column({ type: 'uuid', nullable: true })
+  reservation: string | null;
 
   @Column({ type: 'smallint', nullable: true })
   responseStatus: number | null;
+
+  /** The response headers sent again with it (`ETag`), by name. */
+  @Column({ type: 'jsonb', nullable: true })
+  responseHeaders: Record<string, string> | null;
 
   /** The response body exactly as it was sent (JSON text). */
   @Column({ type: 'text', nullable: true })

@@ -1,24 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database.js';
-import {
-  COMPLETE_KEY,
-  FIND_KEY,
-  PURGE_EXPIRED_KEYS,
-  RELEASE_KEY,
-  RESERVE_KEY,
-} from './idempotency.sql.js';
+import { FIND_KEY, PURGE_EXPIRED_KEYS, STORE_KEY, TRY_LOCK_KEY } from './idempotency.sql.js';
 
-/** A stored key: the request it was first used for and, once completed, that request's answer. */
+/** A stored key: the request it was first used for and, once answered, that request's answer. */
 export interface IdempotencyKeyRow {
   fingerprint: string;
   response_status: number | null;
+  response_headers: Record<string, string> | null;
   response_body: string | null;
 }
 
-interface HeldKey {
-  userId: string;
-  key: string;
-  id: string;
+/** A response to keep for a key. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
 }
 
 /** The only code that reads or writes the `idempotency_keys` table. */
@@ -26,23 +22,38 @@ interface HeldKey {
 export class IdempotencyKeyRepository {
   constructor(private readonly db: Database) {}
 
-  /** Reserves the key for a request (taking over an expired or abandoned row); false if held. */
-  async reserve(userId: string, key: string, fingerprint: string, id: string): Promise<boolean> {
-    const rows = await this.db.query(RESERVE_KEY, [userId, key, fingerprint, id]);
-    return rows.length > 0;
+  /** Runs `work` in one transaction: the key's lock, the change and its stored response. */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
+  /** Takes the key until the open transaction ends; false when another request holds it. */
+  async tryLock(userId: string, key: string): Promise<boolean> {
+    if (!this.db.inTransaction) throw new Error('locking an idempotency key needs a unit of work');
+    const [row] = await this.db.query<{ locked: boolean }>(TRY_LOCK_KEY, [userId, key]);
+    return row?.locked === true;
+  }
+
+  /** The key's live row: not expired, and not an abandoned reservation. */
   async find(userId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
     const [row] = await this.db.query<IdempotencyKeyRow>(FIND_KEY, [userId, key]);
     return row;
   }
 
-  async complete(held: HeldKey, status: number, body: string | null): Promise<void> {
-    await this.db.query(COMPLETE_KEY, [held.userId, held.key, held.id, status, body]);
-  }
-
-  async release(held: HeldKey): Promise<void> {
-    await this.db.query(RELEASE_KEY, [held.userId, held.key, held.id]);
+  async store(
+    userId: string,
+    key: string,
+    fingerprint: string,
+    response: StoredResponse,
+  ): Promise<void> {
+    await this.db.query(STORE_KEY, [
+      userId,
+      key,
+      fingerprint,
+      response.status,
+      JSON.stringify(response.headers),
+      response.body,
+    ]);
   }
 
   /** Deletes keys older than 24 hours; how many went. */

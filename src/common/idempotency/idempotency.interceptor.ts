@@ -9,10 +9,11 @@ import {
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { from, lastValueFrom, mergeMap, of, throwError, type Observable } from 'rxjs';
 import type { AuthIdentity } from '../../auth/auth-user.js';
 import { ValidationFailedException } from '../../database/validation-failed.exception.js';
 import { JsonAnswer } from '../http/json-answer.js';
+import type { StoredResponse } from './idempotency-key.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
 import { requestFingerprint } from './request-fingerprint.js';
 
@@ -25,20 +26,25 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-/** A handler's answer as the JSON text it is sent as (null for none), to send again as it is. */
-const storedBody = (body: unknown): string | null =>
-  body === undefined
-    ? null
-    : body instanceof JsonAnswer
-      ? body.body.toString()
-      : JSON.stringify(body);
+/** A handler's answer as the response kept for its key: status, `ETag` and JSON text. */
+const storedResponse = (status: number, body: unknown): StoredResponse => ({
+  status,
+  headers: body instanceof JsonAnswer && body.etag ? { ETag: body.etag } : {},
+  body:
+    body === undefined
+      ? null
+      : body instanceof JsonAnswer
+        ? body.body.toString()
+        : JSON.stringify(body),
+});
 
 /**
  * For routes marked @Idempotent(), which applies it to them alone: with an `Idempotency-Key`
- * header, the key is reserved in PostgreSQL before the handler runs (a concurrent request with the key gets 409), the
- * response is stored once the handler succeeds, and the reservation is deleted when it fails,
- * so a retry runs again. A repeat with the same key, user and request gets the stored response
- * again; with another request, 422. Without the header nothing changes.
+ * header, the handler runs in one transaction that takes the key, makes the change and stores
+ * the response (IdempotencyService.run), so a change that committed always has its response
+ * kept and a change that failed, even at commit, leaves the key free for a retry. A concurrent
+ * request with the key gets 409; a repeat with the same key, user and request gets the stored
+ * response again; with another request, 422. Without the header nothing changes.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -47,7 +53,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly keys: IdempotencyService,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<Request & { user?: AuthIdentity }>();
     const response = context.switchToHttp().getResponse<Response>();
@@ -66,29 +72,34 @@ export class IdempotencyInterceptor implements NestInterceptor {
         ? { multipart: request.headers['content-length'] ?? null }
         : request.body,
     });
-    const claim = await this.keys.claim(user.id, key, fingerprint);
-    switch (claim.kind) {
-      case 'mismatch':
-        throw ValidationFailedException.forField(IDEMPOTENCY_HEADER, KEY_REUSED_MESSAGE);
-      case 'in-progress':
-        throw new ConflictException(IN_PROGRESS_MESSAGE);
-      case 'replay':
-        response.setHeader(REPLAYED_HEADER, 'true');
-        // The stored JSON is sent as it was first written.
-        return of(claim.body === null ? undefined : new JsonAnswer(claim.body));
-    }
-    const { reservation } = claim;
     const status =
       this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ??
       (request.method === 'POST' ? 201 : 200);
-    return next.handle().pipe(
-      mergeMap(async (body: unknown) => {
-        await this.keys.complete(reservation, status, storedBody(body));
-        return body;
+    // The handler is called inside the transaction, so that its work joins it.
+    const outcome = this.keys.run(
+      { userId: user.id, key, fingerprint },
+      () => lastValueFrom(next.handle(), { defaultValue: undefined }),
+      (body: unknown) => storedResponse(status, body),
+    );
+    return from(outcome).pipe(
+      mergeMap((result) => {
+        switch (result.kind) {
+          case 'mismatch':
+            return throwError(() =>
+              ValidationFailedException.forField(IDEMPOTENCY_HEADER, KEY_REUSED_MESSAGE),
+            );
+          case 'in-progress':
+            return throwError(() => new ConflictException(IN_PROGRESS_MESSAGE));
+          case 'replay': {
+            const { body, headers } = result.response;
+            response.setHeader(REPLAYED_HEADER, 'true');
+            // The stored JSON is sent as it was first written.
+            return of(body === null ? undefined : new JsonAnswer(body, headers.ETag));
+          }
+          case 'answered':
+            return of(result.answer);
+        }
       }),
-      catchError((error: unknown) =>
-        from(this.keys.release(reservation)).pipe(mergeMap(() => throwError(() => error))),
-      ),
     );
   }
 }

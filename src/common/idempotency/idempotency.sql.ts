@@ -2,45 +2,48 @@
 export const KEY_LIFETIME = '24 hours';
 
 /**
- * A reservation whose request neither finished nor failed in this time is taken to be
- * abandoned (the process died, or the database went away before the release), so a retry may
- * take the key over.
+ * A row without a response is a reservation made by an earlier release of Trove, whose request
+ * may still be running on an instance not yet upgraded; past this time it is taken to be
+ * abandoned, and the key is free.
  */
 export const ABANDONED_AFTER = '10 minutes';
 
 /**
- * Reserves a key for a request: inserts it, or takes over a row that expired or was abandoned.
- * Returns the row only when this request now holds it.
- * $1 user id, $2 key, $3 fingerprint, $4 reservation id.
+ * Takes the key for the current transaction, without waiting: true when this transaction now
+ * holds it, false when another request with the key is running. Held until commit or rollback.
+ * $1 user id, $2 key.
  */
-export const RESERVE_KEY = `
-  INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, reservation)
-  VALUES ($1, $2, $3, $4)
+export const TRY_LOCK_KEY = `
+  SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency-key:' || $1 || ':' || $2, 0))
+    AS locked`;
+
+/**
+ * The row that holds a key, unless it expired or is an abandoned reservation (then the key is
+ * free). $1 user id, $2 key.
+ */
+export const FIND_KEY = `
+  SELECT fingerprint, response_status, response_headers, response_body
+  FROM idempotency_keys
+  WHERE user_id = $1 AND key = $2
+    AND created_at >= now() - interval '${KEY_LIFETIME}'
+    AND (response_status IS NOT NULL OR created_at >= now() - interval '${ABANDONED_AFTER}')`;
+
+/**
+ * Stores the response of a request, in the transaction of its change (taking over an expired
+ * row or an abandoned reservation, which FIND_KEY did not return).
+ * $1 user id, $2 key, $3 fingerprint, $4 status, $5 headers (JSON), $6 body.
+ */
+export const STORE_KEY = `
+  INSERT INTO idempotency_keys AS k
+    (user_id, key, fingerprint, response_status, response_headers, response_body)
+  VALUES ($1, $2, $3, $4, $5, $6)
   ON CONFLICT (user_id, key) DO UPDATE
     SET fingerprint = excluded.fingerprint,
-        reservation = excluded.reservation,
-        response_status = NULL,
-        response_body = NULL,
-        created_at = now()
-    WHERE k.created_at < now() - interval '${KEY_LIFETIME}'
-       OR (k.response_status IS NULL AND k.created_at < now() - interval '${ABANDONED_AFTER}')
-  RETURNING k.reservation`;
-
-/** The row that holds a key. $1 user id, $2 key. */
-export const FIND_KEY = `
-  SELECT fingerprint, response_status, response_body
-  FROM idempotency_keys
-  WHERE user_id = $1 AND key = $2`;
-
-/** Stores the response of the request that holds the reservation. */
-export const COMPLETE_KEY = `
-  UPDATE idempotency_keys SET response_status = $4, response_body = $5
-  WHERE user_id = $1 AND key = $2 AND reservation = $3`;
-
-/** Gives a key up after its request failed, so that a retry runs again. */
-export const RELEASE_KEY = `
-  DELETE FROM idempotency_keys
-  WHERE user_id = $1 AND key = $2 AND reservation = $3 AND response_status IS NULL`;
+        reservation = NULL,
+        response_status = excluded.response_status,
+        response_headers = excluded.response_headers,
+        response_body = excluded.response_body,
+        created_at = now()`;
 
 export const PURGE_EXPIRED_KEYS = `
   DELETE FROM idempotency_keys WHERE created_at < now() - interval '${KEY_LIFETIME}'`;

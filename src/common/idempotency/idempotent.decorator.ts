@@ -6,8 +6,9 @@ import { IDEMPOTENCY_HEADER, IdempotencyInterceptor } from './idempotency.interc
 /**
  * Marks a route whose repeat would do its work twice (a create, a return of part of a
  * check-out): it accepts an `Idempotency-Key` header, and a repeat with the same key by the same
- * user within 24 hours gets the first response again instead of doing anything (see
- * IdempotencyInterceptor, which runs on these routes only).
+ * user within 24 hours gets the first response again instead of doing anything, the response
+ * being stored in the change's own transaction (see IdempotencyInterceptor, which runs on these
+ * routes only).
  */
 export const Idempotent = (): MethodDecorator =>
   applyDecorators(
@@ -18,8 +19,9 @@ export const Idempotent = (): MethodDecorator =>
       description:
         'Up to 255 printable ASCII characters, unique per intended operation (a UUID, say). A ' +
         'repeat with the same key by the same user within 24 hours answers the first response ' +
-        'again (with `Idempotent-Replayed: true`) and does nothing. A failed request does not ' +
-        'use up its key.',
+        'again (with `Idempotent-Replayed: true`) and does nothing. The response is stored in ' +
+        'the transaction of the change, so a retry after a lost answer gets it and changes ' +
+        'nothing; a failed request does not use up its key.',
       schema: { type: 'string', maxLength: 255 },
     }),
     ApiResponse({

@@ -24,6 +24,7 @@ import { MaintainTagMatches1795220700000 } from './1795220700000-MaintainTagMatc
 import { MaintainLocationVersions1795220760000 } from './1795220760000-MaintainLocationVersions.js';
 import { MaintainChildItemCounts1795220820000 } from './1795220820000-MaintainChildItemCounts.js';
 import { AddAccountDeprovisioning1795221300000 } from './1795221300000-AddAccountDeprovisioning.js';
+import { StoreIdempotentAnswersWithChanges1795221390000 } from './1795221390000-StoreIdempotentAnswersWithChanges.js';
 import { PairAttachmentTokensWithSessions1795221540000 } from './1795221540000-PairAttachmentTokensWithSessions.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
@@ -53,5 +54,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MaintainLocationVersions1795220760000,
   MaintainChildItemCounts1795220820000,
   AddAccountDeprovisioning1795221300000,
+  StoreIdempotentAnswersWithChanges1795221390000,
   PairAttachmentTokensWithSessions1795221540000,
 ];
