@@ -24,7 +24,7 @@ import { createSharedPlace, jobRows, queryOn, waitFor, type SharedPlace } from '
 const THUMBNAIL_RETRY_LIMIT = 3;
 const FIRST_RETRY_DELAY_SECONDS = 10;
 /** For the tests that start instances and wait on background work: room for a loaded machine. */
-const TEST_TIMEOUT_MS = 90_000;
+const TEST_TIMEOUT_MS = 300_000;
 
 const storedFile = (dataDir: string, key: string): string =>
   path.join(dataDir, 'attachments', ...key.split('/'));

@@ -138,7 +138,7 @@ describe('shutdown with a drain window', () => {
     );
     expect(login.status).toBe(200);
     authorization = login.body.token;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await trove?.dispose();

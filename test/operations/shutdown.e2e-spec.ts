@@ -146,7 +146,7 @@ describe('shutdown under keep-alive load', () => {
     );
     expect(login.status).toBe(200);
     authorization = login.body.token;
-  }, 120_000);
+  }, 360_000);
 
   afterAll(async () => {
     await trove?.dispose();

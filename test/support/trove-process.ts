@@ -44,7 +44,7 @@ export interface TroveProcessOptions {
   env?: Record<string, string>;
   /** A data directory to use (and keep); a new temporary one otherwise. */
   dataDir?: string;
-  /** How long to wait for "Trove is listening". */
+  /** How long to wait for "Trove is listening" (the process compiles the sources as it loads them, which is slow on a busy machine). */
   startTimeoutMs?: number;
 }
 
@@ -110,7 +110,7 @@ export async function startTroveProcess(options: TroveProcessOptions = {}): Prom
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
-  const timeoutMs = options.startTimeoutMs ?? 60_000;
+  const timeoutMs = options.startTimeoutMs ?? 180_000;
   let timer: NodeJS.Timeout | undefined;
   const failed = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error('Trove did not start in time')), timeoutMs);
