@@ -15,6 +15,7 @@ import type { DatabaseServer } from './database/database-server.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EntitiesModule } from './entities/entities.module.js';
 import { EntityTypesModule } from './entity-types/entity-types.module.js';
+import { DemoModule } from './demo/demo.module.js';
 import { EventsModule } from './events/events.module.js';
 import { GroupsModule } from './groups/groups.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -65,6 +66,7 @@ export class AppModule {
         AuthModule,
         EventsModule,
         UsersModule,
+        DemoModule,
         PasswordResetsModule,
         OidcModule,
         ScimModule,

@@ -1,6 +1,7 @@
 import { createSecretKey, type KeyObject, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { Transactional } from '@nestjs-cls/transactional';
 import jwt from 'jsonwebtoken';
 import { sha256 } from '../common/security/sha256.js';
 import type { TroveConfig } from '../config/configuration.js';
@@ -207,8 +208,10 @@ export class SessionsService {
 
   /**
    * A new short session in place of the caller's, which ends; SSO stays SSO, in the same
-   * provider session.
+   * provider session. One unit of work: the new pair is kept only if the old one ends, so a
+   * failure leaves the caller with the pair it had and no other.
    */
+  @Transactional()
   async renew(userId: string, tokenId: string): Promise<IssuedSession> {
     const origin = await this.origin(tokenId);
     const session = await this.issue(userId, { long: false, ...origin });

@@ -64,6 +64,7 @@ export interface TroveConfig {
     allowLocalLogin: boolean;
     hostname: string;
     demo: boolean;
+    demoPassword: string;
   };
   auth: {
     tokenSecret: string;
@@ -245,6 +246,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       allowLocalLogin: env.TROVE_OPTIONS_ALLOW_LOCAL_LOGIN,
       hostname: env.TROVE_OPTIONS_HOSTNAME,
       demo: env.TROVE_DEMO,
+      demoPassword: env.TROVE_DEMO_PASSWORD,
     },
     auth: {
       tokenSecret: env.TROVE_AUTH_TOKEN_SECRET,

@@ -257,10 +257,14 @@ export class EnvironmentVariables {
   @IsBoolean()
   TROVE_OPTIONS_TRUST_PROXY = false;
 
-  /** Demo mode, reported by the status endpoint. */
+  /** Demo mode: reported by the status endpoint; start-up seeds the account demo@example.com with sample items, and account and wipe operations answer 403. */
   @Transform(toBoolean)
   @IsBoolean()
   TROVE_DEMO = false;
+
+  /** Password of the demo account demo@example.com, set when demo mode first seeds it (any length). */
+  @IsString()
+  TROVE_DEMO_PASSWORD = 'demodemo';
 
   // --- Authentication ---------------------------------------------------------------------
 

@@ -64,6 +64,11 @@ describe('mapDatabaseError', () => {
     }
   });
 
+  it("maps Trove's own TR409 to 409 with the function's message", () => {
+    expect(mapDatabaseError(queryFailed('TR409'))).toEqual({ status: 409, error: 'failed' });
+    expect(mapDatabaseError(pgError('TR409'))).toEqual({ status: 409, error: 'failed' });
+  });
+
   it('leaves other database errors and non-database errors unmapped', () => {
     expect(mapDatabaseError(pgError('42P01'))).toBeUndefined();
     expect(mapDatabaseError(new Error('plain'))).toBeUndefined();

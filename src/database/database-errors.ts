@@ -6,6 +6,8 @@ import { DATABASE_RETRY_AFTER_SECONDS, databaseOutage } from './database-availab
 export interface PostgresError {
   /** The SQLSTATE, five characters (`23505`). */
   code: string;
+  /** The primary message; shown to the client only for Trove's own class `TR`. */
+  message?: string;
   constraint?: string;
   column?: string;
   detail?: string;
@@ -21,10 +23,17 @@ export interface MappedDatabaseError {
 
 /**
  * SQLSTATE classes are two digits or upper-case letters (`22`, `23`, `57`, `F0`, `HV`, `P0`,
- * `XX`), then three more. Node's system error codes (`EPIPE`, `ECONNRESET`) start with `E`,
- * which no class does, so they never pass for PostgreSQL errors.
+ * `XX`, and Trove's own `TR`), then three more. Node's system error codes (`EPIPE`,
+ * `ECONNRESET`) start with `E`, which no class does, so they never pass for PostgreSQL errors.
  */
-const SQLSTATE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
+const SQLSTATE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX|TR)[0-9A-Z]{3}$/;
+
+/**
+ * Trove's own SQLSTATE for a database function refusing a change the group's data does not
+ * allow (`RAISE EXCEPTION USING ERRCODE = 'TR409', MESSAGE = ...`): a 409 whose message is the
+ * function's own, written for the client.
+ */
+export const REFUSED_BY_DATA = 'TR409';
 
 /**
  * The PostgreSQL error behind `error`: TypeORM's QueryFailedError carries it as `driverError`,
@@ -51,6 +60,7 @@ export function postgresErrorOf(error: unknown): PostgresError | undefined {
  *   only this one, because it crossed a concurrent change of the same records (say, tagging an
  *   entity with a tag being deleted); nothing of it was kept, and it may simply be sent again.
  * - 23514 check, 23502 not-null, 22001 string too long, 22003 number out of range: 422.
+ * - TR409, raised by Trove's own functions: 409 with the function's message.
  * - Any other data exception (class 22: invalid text for a type, bad dates, division by zero,
  *   characters the encoding refuses...): 400, as a backstop behind validation.
  */
@@ -66,6 +76,8 @@ export function mapDatabaseError(error: unknown): MappedDatabaseError | undefine
   if (!postgres) return undefined;
   const constraint = postgres.constraint ? ` (${postgres.constraint})` : '';
   switch (postgres.code) {
+    case REFUSED_BY_DATA:
+      return { status: HttpStatus.CONFLICT, error: postgres.message ?? 'the change was refused' };
     case '23505':
       return {
         status: HttpStatus.CONFLICT,

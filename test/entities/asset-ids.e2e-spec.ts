@@ -199,6 +199,45 @@ describe('asset ids of any length', () => {
     expect(got.body.assetId).toBe('900-7199254740995');
   });
 
+  it('a group whose highest asset id is the largest refuses a new entity with 409, writing nothing', async () => {
+    const owner = await signUp(app.trove);
+    const last = await createEntity(app.trove, owner, 'Last');
+    await as(app.trove, owner, 'put', `/api/v1/entities/${last.id}`)
+      .send({ name: 'Last', assetId: '9223372036854775807' })
+      .expect(200);
+    const template = await createTemplate(app.trove, owner, { name: 'Box', defaultName: 'Box' });
+    const countEntities = async (): Promise<number> => {
+      const [row] = await app.trove.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM entities WHERE group_id = $1',
+        [owner.groupId],
+      );
+      return row.count;
+    };
+    const before = await countEntities();
+    const refused = {
+      error:
+        'the group has used every asset id up to 9223372036854775807; give its highest asset id ' +
+        'a lower number to create more entities',
+    };
+
+    const created = await as(app.trove, owner, 'post', '/api/v1/entities').send({ name: 'Next' });
+    expect([created.status, created.body]).toEqual([409, refused]);
+    const fromTemplate = await as(
+      app.trove,
+      owner,
+      'post',
+      `/api/v1/templates/${template.id}/create-item`,
+    ).send({});
+    expect([fromTemplate.status, fromTemplate.body]).toEqual([409, refused]);
+    expect(await countEntities()).toBe(before);
+
+    await as(app.trove, owner, 'put', `/api/v1/entities/${last.id}`)
+      .send({ name: 'Last', assetId: '9223372036854775805' })
+      .expect(200);
+    const next = await createEntity(app.trove, owner, 'Next');
+    expect(next.assetId).toBe('922-3372036854775806');
+  });
+
   describe('CSV export and import', () => {
     let owner: Session;
     let groupId: string;

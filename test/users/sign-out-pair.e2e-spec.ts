@@ -191,6 +191,51 @@ describe('a sign-out ends the attachment token issued with the session', () => {
     });
   });
 
+  it('a refresh whose revocation fails keeps the old pair working and issues no new pair', async () => {
+    const pair = await signIn(app.trove, owner.email, owner.password);
+    await warm(pair);
+    const sessionId = jwtId(pair.authorization.replace(/^Bearer /, ''));
+    const tokensOfOwner = () =>
+      app.trove.query<{ id: string }>(
+        'SELECT t.id FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE u.email = $1 ORDER BY t.id',
+        [owner.email],
+      );
+    const before = await tokensOfOwner();
+    // The revocation of this session fails as a serialization failure would, after the new
+    // pair has been written in the same transaction.
+    await app.trove.query(
+      `CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'refused' USING ERRCODE = '40001'; END $$`,
+    );
+    await app.trove.query(
+      `CREATE TRIGGER refuse_session_end BEFORE DELETE ON auth_tokens FOR EACH ROW
+       WHEN (OLD.id = '${sessionId}'::uuid) EXECUTE FUNCTION refuse_session_end()`,
+    );
+    try {
+      const response = await app.trove.http
+        .get('/api/v1/users/refresh')
+        .set('Authorization', pair.authorization);
+      expect([response.status, response.body]).toEqual([
+        409,
+        {
+          error:
+            'the change crossed a concurrent change of the same records and was not made; send it again',
+        },
+      ]);
+    } finally {
+      await app.trove.query('DROP TRIGGER refuse_session_end ON auth_tokens');
+      await app.trove.query('DROP FUNCTION refuse_session_end()');
+    }
+
+    expect(await tokensOfOwner()).toEqual(before);
+    expect(await storedTokens(pair)).toHaveLength(2);
+    await expectValid(pair);
+    const self = await app.trove.http
+      .get('/api/v1/users/self')
+      .set('Authorization', pair.authorization);
+    expect(self.status).toBe(200);
+  });
+
   it('POST /users/logout/all ends every attachment token of the user and closes their sockets', async () => {
     const member = await signUpMember(app.trove, owner);
     const other = await signIn(app.trove, member.email, member.password);

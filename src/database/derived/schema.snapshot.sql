@@ -720,9 +720,17 @@ CREATE OR REPLACE FUNCTION public.entity_next_asset_id(target uuid)
  RETURNS bigint
  LANGUAGE plpgsql
 AS $function$
+       DECLARE
+         highest bigint;
        BEGIN
          PERFORM 1 FROM groups WHERE id = target FOR NO KEY UPDATE;
-         RETURN (SELECT coalesce(max(asset_id), 0) + 1 FROM entities WHERE group_id = target);
+         SELECT coalesce(max(asset_id), 0) INTO highest FROM entities WHERE group_id = target;
+         IF highest = 9223372036854775807 THEN
+           RAISE EXCEPTION USING ERRCODE = 'TR409', MESSAGE =
+             'the group has used every asset id up to 9223372036854775807; give its highest '
+             'asset id a lower number to create more entities';
+         END IF;
+         RETURN highest + 1;
        END
        $function$;
 

@@ -26,6 +26,7 @@ import { MaintainChildItemCounts1795220820000 } from './1795220820000-MaintainCh
 import { AddAccountDeprovisioning1795221300000 } from './1795221300000-AddAccountDeprovisioning.js';
 import { StoreIdempotentAnswersWithChanges1795221390000 } from './1795221390000-StoreIdempotentAnswersWithChanges.js';
 import { PairAttachmentTokensWithSessions1795221540000 } from './1795221540000-PairAttachmentTokensWithSessions.js';
+import { RefuseAssetIdsPastTheLargest1795221600000 } from './1795221600000-RefuseAssetIdsPastTheLargest.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AddAccountDeprovisioning1795221300000,
   StoreIdempotentAnswersWithChanges1795221390000,
   PairAttachmentTokensWithSessions1795221540000,
+  RefuseAssetIdsPastTheLargest1795221600000,
 ];

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { EntitiesModule } from '../entities/entities.module.js';
+import { EntityTypesModule } from '../entity-types/entity-types.module.js';
+import { TagsModule } from '../tags/tags.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { DemoSeeder } from './demo-seeder.service.js';
+
+/** Demo mode's account and sample inventory, seeded at start-up; above users and entities. */
+@Module({
+  imports: [AuthModule, UsersModule, EntitiesModule, EntityTypesModule, TagsModule],
+  providers: [DemoSeeder],
+})
+export class DemoModule {}
