@@ -586,7 +586,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
 
   /** A page of the group's entities as backup rows, by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityRow[]> {
-    return this.db.rows<BackupEntityRow>(BACKUP_ENTITIES, [groupId, afterId, limit]);
+    return this.db.query<BackupEntityRow>(BACKUP_ENTITIES, [groupId, afterId, limit]);
   }
 
   /** A page of the custom fields of the group's entities, by id after `afterId`. */
@@ -595,7 +595,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     afterId: string,
     limit: number,
   ): Promise<BackupEntityFieldRow[]> {
-    return this.db.rows<BackupEntityFieldRow>(BACKUP_ENTITY_FIELDS, [groupId, afterId, limit]);
+    return this.db.query<BackupEntityFieldRow>(BACKUP_ENTITY_FIELDS, [groupId, afterId, limit]);
   }
 
   /** A page of the tag links of the group's entities, after the link `after`. */
@@ -604,7 +604,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     after: BackupEntityTagRow,
     limit: number,
   ): Promise<BackupEntityTagRow[]> {
-    return this.db.rows<BackupEntityTagRow>(BACKUP_ENTITY_TAGS, [
+    return this.db.query<BackupEntityTagRow>(BACKUP_ENTITY_TAGS, [
       groupId,
       after.entity_id,
       after.tag_id,
@@ -614,7 +614,7 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
 
   /** Inserts backup rows, ids remapped with `idKey`, without parents. */
   async restore(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
-    await this.db.rows(RESTORE_ENTITIES, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_ENTITIES, [JSON.stringify(rows), idKey, groupId]);
   }
 
   /** Sets the parents of restored rows. */
@@ -623,20 +623,20 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
       .filter((row) => row.parent_id !== null && row.parent_id !== undefined)
       .map((row) => ({ id: row.id, parent_id: row.parent_id }));
     if (links.length > 0) {
-      await this.db.rows(RESTORE_ENTITY_PARENTS, [JSON.stringify(links), idKey, groupId]);
+      await this.db.query(RESTORE_ENTITY_PARENTS, [JSON.stringify(links), idKey, groupId]);
     }
   }
 
   async restoreFields(groupId: string, idKey: string, rows: BackupEntityFieldRow[]): Promise<void> {
-    await this.db.rows(RESTORE_ENTITY_FIELDS, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_ENTITY_FIELDS, [JSON.stringify(rows), idKey, groupId]);
   }
 
   async restoreTags(groupId: string, idKey: string, rows: BackupEntityTagRow[]): Promise<void> {
-    await this.db.rows(RESTORE_ENTITY_TAGS, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_ENTITY_TAGS, [JSON.stringify(rows), idKey, groupId]);
   }
 
   async countOfGroup(groupId: string): Promise<{ locations: number; items: number }> {
-    const [row] = await this.db.rows<{ locations: number; items: number }>(COUNT_ENTITIES, [
+    const [row] = await this.db.query<{ locations: number; items: number }>(COUNT_ENTITIES, [
       groupId,
     ]);
     return row;
