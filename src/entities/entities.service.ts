@@ -293,8 +293,7 @@ export class EntitiesService implements OnModuleInit {
     name: (sourceName: string) => string,
     copyFields: boolean,
   ): Promise<string> {
-    const source = await this.entities.findWithTags(user.groupId, id);
-    if (!source) throw new NotFoundException(`entity ${id} not found`);
+    const source = await this.entities.findOwned(user.groupId, id, { relations: ['tags'] });
     const {
       id: _id,
       createdAt: _c,

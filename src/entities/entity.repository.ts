@@ -139,14 +139,6 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     );
   }
 
-  /** An entity of the group with its tags, or null. */
-  findWithTags(groupId: string, id: string): Promise<EntityRecord | null> {
-    return this.db.repository(EntityRecord).findOne({
-      where: { id, groupId },
-      relations: { tags: true },
-    });
-  }
-
   save(record: EntityRecord): Promise<EntityRecord> {
     return this.db.repository(EntityRecord).save(record);
   }
