@@ -125,10 +125,7 @@ export class AttachmentRepository {
 
   /** Marks the oldest photo primary on each entity of the group with photos but none. */
   async setPrimaryPhotos(groupId: string, linkMimeType: string): Promise<number> {
-    const [rows] = await this.db.query<{ id: string }[]>(SET_PRIMARY_PHOTOS, [
-      groupId,
-      linkMimeType,
-    ]);
+    const rows = await this.db.query<{ id: string }>(SET_PRIMARY_PHOTOS, [groupId, linkMimeType]);
     return rows.length;
   }
 
@@ -139,12 +136,12 @@ export class AttachmentRepository {
 
   /** A page of the attachments of the group's entities (with `path`), by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<AttachmentBackupRow[]> {
-    return this.db.rows<AttachmentBackupRow>(BACKUP_ATTACHMENTS, [groupId, afterId, limit]);
+    return this.db.query<AttachmentBackupRow>(BACKUP_ATTACHMENTS, [groupId, afterId, limit]);
   }
 
   /** Inserts rows (each with its new `path`), ids remapped with `idKey`, without thumbnails. */
   async restore(groupId: string, idKey: string, rows: AttachmentBackupRow[]): Promise<void> {
-    await this.db.rows(RESTORE_ATTACHMENTS, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_ATTACHMENTS, [JSON.stringify(rows), idKey, groupId]);
   }
 
   /** Links restored rows to their thumbnails. */
@@ -157,7 +154,7 @@ export class AttachmentRepository {
       .filter((row) => row.thumbnail_id !== null && row.thumbnail_id !== undefined)
       .map((row) => ({ id: row.id, thumbnail_id: row.thumbnail_id }));
     if (links.length > 0) {
-      await this.db.rows(RESTORE_ATTACHMENT_THUMBNAILS, [JSON.stringify(links), idKey, groupId]);
+      await this.db.query(RESTORE_ATTACHMENT_THUMBNAILS, [JSON.stringify(links), idKey, groupId]);
     }
   }
 }

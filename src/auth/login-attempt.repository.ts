@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import { CLEAR_ATTEMPTS, DELETE_STALE_ATTEMPTS, LONGEST_WAIT, RECORD_FAILURE } from './auth.sql.js';
-import { deletedCount } from './session.repository.js';
 
 export interface FailurePolicy {
   /** Failures allowed within the window before the key locks. */
@@ -39,6 +38,6 @@ export class LoginAttemptRepository {
 
   /** Deletes the counts idle for a day; returns how many went. */
   async deleteStale(): Promise<number> {
-    return deletedCount(await this.db.query(DELETE_STALE_ATTEMPTS));
+    return this.db.execute(DELETE_STALE_ATTEMPTS);
   }
 }

@@ -63,7 +63,7 @@ export class SessionRepository {
    * ids of the rows that went.
    */
   async deleteSession(id: string): Promise<string[]> {
-    const rows = await this.db.rows<{ id: string }>(DELETE_SESSION_PAIR, [id]);
+    const rows = await this.db.query<{ id: string }>(DELETE_SESSION_PAIR, [id]);
     return rows.map((row) => row.id);
   }
 
@@ -85,27 +85,28 @@ export class SessionRepository {
     subject: string | undefined,
   ): Promise<string[]> {
     return userIdsOf(
-      await this.db.query(DELETE_PROVIDER_SESSION_TOKENS, [sid, issuer, subject ?? null]),
+      await this.db.query<{ user_id: string }>(DELETE_PROVIDER_SESSION_TOKENS, [
+        sid,
+        issuer,
+        subject ?? null,
+      ]),
     );
   }
 
   /** Deletes every single sign-on token of the user with this provider identity; their ids. */
   async deleteSingleSignOnOf(issuer: string, subject: string): Promise<string[]> {
-    return userIdsOf(await this.db.query(DELETE_SINGLE_SIGN_ON_TOKENS, [issuer, subject]));
+    return userIdsOf(
+      await this.db.query<{ user_id: string }>(DELETE_SINGLE_SIGN_ON_TOKENS, [issuer, subject]),
+    );
   }
 
   /** Deletes the expired tokens; returns how many went. */
   async deleteExpired(): Promise<number> {
-    return deletedCount(await this.db.query(DELETE_EXPIRED_TOKENS));
+    return this.db.execute(DELETE_EXPIRED_TOKENS);
   }
 }
 
-/** The distinct users of the rows a DELETE … RETURNING user_id answered (`[rows, count]`). */
-const userIdsOf = (result: unknown[]): string[] => [
-  ...new Set((result[0] as { user_id: string }[]).map((row) => row.user_id)),
+/** The distinct users of the rows a DELETE … RETURNING user_id answered. */
+const userIdsOf = (rows: { user_id: string }[]): string[] => [
+  ...new Set(rows.map((row) => row.user_id)),
 ];
-
-/** The row count TypeORM returns for a DELETE run as a query (`[rows, count]`). */
-export function deletedCount(result: unknown[]): number {
-  return result[1] as number;
-}

@@ -120,7 +120,7 @@ export class CheckoutRepository extends OwnedRepository<CheckoutRecord> {
 
   /** A page of the group's check-outs as backup rows, by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<BackupCheckoutRow[]> {
-    return this.db.rows<BackupCheckoutRow>(BACKUP_CHECKOUTS, [groupId, afterId, limit]);
+    return this.db.query<BackupCheckoutRow>(BACKUP_CHECKOUTS, [groupId, afterId, limit]);
   }
 
   /**
@@ -133,6 +133,6 @@ export class CheckoutRepository extends OwnedRepository<CheckoutRecord> {
     rows: BackupCheckoutRow[],
     memberIds: string[],
   ): Promise<void> {
-    await this.db.rows(RESTORE_CHECKOUTS, [JSON.stringify(rows), idKey, groupId, memberIds]);
+    await this.db.query(RESTORE_CHECKOUTS, [JSON.stringify(rows), idKey, groupId, memberIds]);
   }
 }

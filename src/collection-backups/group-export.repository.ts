@@ -47,7 +47,7 @@ export class GroupExportRepository {
     artifactKey: string | null;
     sizeBytes: number;
   }): Promise<GroupExportRow> {
-    const [row] = await this.db.rows<GroupExportRow>(INSERT_JOB, [
+    const [row] = await this.db.query<GroupExportRow>(INSERT_JOB, [
       values.groupId,
       values.userId,
       values.kind,
@@ -58,33 +58,33 @@ export class GroupExportRepository {
   }
 
   list(groupId: string): Promise<GroupExportRow[]> {
-    return this.db.rows<GroupExportRow>(LIST_JOBS, [groupId]);
+    return this.db.query<GroupExportRow>(LIST_JOBS, [groupId]);
   }
 
   async find(groupId: string, id: string): Promise<GroupExportRow | null> {
     if (!isUUID(id, 'all')) return null;
-    const [row] = await this.db.rows<GroupExportRow>(FIND_JOB, [groupId, id]);
+    const [row] = await this.db.query<GroupExportRow>(FIND_JOB, [groupId, id]);
     return row ?? null;
   }
 
   async findById(id: string): Promise<GroupExportRow | null> {
-    const [row] = await this.db.rows<GroupExportRow>(FIND_JOB_BY_ID, [id]);
+    const [row] = await this.db.query<GroupExportRow>(FIND_JOB_BY_ID, [id]);
     return row ?? null;
   }
 
   async delete(groupId: string, id: string): Promise<GroupExportRow | null> {
     if (!isUUID(id, 'all')) return null;
-    const [row] = await this.db.rows<GroupExportRow>(DELETE_JOB, [groupId, id]);
+    const [row] = await this.db.query<GroupExportRow>(DELETE_JOB, [groupId, id]);
     return row ?? null;
   }
 
   async start(id: string, attempt: string): Promise<GroupExportRow | null> {
-    const [row] = await this.db.rows<GroupExportRow>(START_JOB, [id, attempt]);
+    const [row] = await this.db.query<GroupExportRow>(START_JOB, [id, attempt]);
     return row ?? null;
   }
 
   async setProgress(id: string, attempt: string, progress: number): Promise<GroupExportRow | null> {
-    const [row] = await this.db.rows<GroupExportRow>(SET_PROGRESS, [id, attempt, progress]);
+    const [row] = await this.db.query<GroupExportRow>(SET_PROGRESS, [id, attempt, progress]);
     return row ?? null;
   }
 
@@ -94,7 +94,7 @@ export class GroupExportRepository {
     artifactKey: string | null,
     sizeBytes: number,
   ): Promise<GroupExportRow | null> {
-    const [row] = await this.db.rows<GroupExportRow>(COMPLETE_JOB, [
+    const [row] = await this.db.query<GroupExportRow>(COMPLETE_JOB, [
       id,
       attempt,
       artifactKey,
@@ -104,21 +104,21 @@ export class GroupExportRepository {
   }
 
   async fail(id: string, attempt: string, error: string): Promise<GroupExportRow | null> {
-    const [row] = await this.db.rows<GroupExportRow>(FAIL_JOB, [id, error, attempt]);
+    const [row] = await this.db.query<GroupExportRow>(FAIL_JOB, [id, error, attempt]);
     return row ?? null;
   }
 
   async artifactKeysOfGroup(groupId: string): Promise<string[]> {
-    const rows = await this.db.rows<{ artifactKey: string }>(ARTIFACTS_OF_GROUP, [groupId]);
+    const rows = await this.db.query<{ artifactKey: string }>(ARTIFACTS_OF_GROUP, [groupId]);
     return rows.map((row) => row.artifactKey);
   }
 
   stale(before: Date, limit: number): Promise<GroupExportRow[]> {
-    return this.db.rows<GroupExportRow>(STALE_JOBS, [before, limit]);
+    return this.db.query<GroupExportRow>(STALE_JOBS, [before, limit]);
   }
 
   async deleteMany(ids: string[]): Promise<void> {
-    if (ids.length > 0) await this.db.rows(DELETE_JOBS, [ids]);
+    if (ids.length > 0) await this.db.query(DELETE_JOBS, [ids]);
   }
 
   /**
@@ -127,7 +127,7 @@ export class GroupExportRepository {
    */
   snapshot<T>(work: () => Promise<T>): Promise<T> {
     return this.db.transaction(async () => {
-      await this.db.rows(SNAPSHOT);
+      await this.db.query(SNAPSHOT);
       return work();
     });
   }

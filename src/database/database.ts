@@ -67,8 +67,24 @@ export class Database {
     return this.manager.getRepository(record);
   }
 
-  query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return this.manager.query<T[]>(sql, params);
+  /**
+   * The rows a statement returns, whatever its command (an UPDATE or DELETE answers the rows of
+   * its RETURNING clause), in the open unit of work.
+   */
+  async query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = await this.client();
+    const result = await client.query<T & pg.QueryResultRow>(text, values);
+    return result.rows;
+  }
+
+  /**
+   * Runs a statement for its effect and answers how many rows it changed (inserted, updated or
+   * deleted), in the open unit of work: for purges that report what went without reading it.
+   */
+  async execute(text: string, values: unknown[] = []): Promise<number> {
+    const client = await this.client();
+    const result = await client.query(text, values);
+    return result.rowCount ?? 0;
   }
 
   /**
@@ -83,17 +99,6 @@ export class Database {
     const name = this.statementName(text);
     const client = await this.client();
     const result = await client.query<T & pg.QueryResultRow>({ name, text, values });
-    return result.rows;
-  }
-
-  /**
-   * The rows a statement returns, whatever its command: `query` answers an UPDATE or DELETE
-   * with `[rows, count]` instead (TypeORM's raw result). For statements written elsewhere (the
-   * job queue's), in the open unit of work like every call here.
-   */
-  async rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = await this.client();
-    const result = await client.query<T & pg.QueryResultRow>(text, values);
     return result.rows;
   }
 

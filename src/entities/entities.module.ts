@@ -13,7 +13,14 @@ import { EntityActionsService } from './entity-actions.service.js';
 import { EntityBulkService } from './entity-bulk.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
 import { EntityParts } from './entity-parts.js';
+import { EntityActionRepository } from './entity-action.repository.js';
+import { EntityBackupRepository } from './entity-backup.repository.js';
+import { EntityBulkRepository } from './entity-bulk.repository.js';
+import { EntityExportRepository } from './entity-export.repository.js';
+import { EntityFieldRepository } from './entity-field.repository.js';
+import { EntityViewRepository } from './entity-view.repository.js';
 import { EntityRepository } from './entity.repository.js';
+import { EntityImportRepository } from './import/entity-import.repository.js';
 import { EntityViewsService } from './entity-views.service.js';
 import { EntityExportsService } from './entity-exports.service.js';
 import { EntityImportService } from './import/entity-import.service.js';
@@ -51,6 +58,13 @@ const MAX_FORM_FIELDS = 4;
     EntityBulkService,
     EntityParts,
     EntityRepository,
+    EntityActionRepository,
+    EntityBackupRepository,
+    EntityBulkRepository,
+    EntityExportRepository,
+    EntityFieldRepository,
+    EntityImportRepository,
+    EntityViewRepository,
   ],
   exports: [EntitiesService, EntityViewsService, EntityParts],
 })

@@ -29,10 +29,11 @@ import type { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
 import type { PatchEntityDto } from './dto/patch-entity.dto.js';
 import type { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { buildEntityFilter, entityOrder } from './entity-filter.js';
+import { EntityBackupRepository } from './entity-backup.repository.js';
+import { EntityFieldRepository, type EntityFieldValues } from './entity-field.repository.js';
 import {
   EntityRepository,
   type EndingWarranty,
-  type EntityFieldValues,
   type InsertableEntity,
   type InsertedEntity,
 } from './entity.repository.js';
@@ -70,6 +71,8 @@ export const PARENT_CYCLE_MESSAGE =
 export class EntitiesService implements OnModuleInit {
   constructor(
     private readonly entities: EntityRepository,
+    private readonly fields: EntityFieldRepository,
+    private readonly backups: EntityBackupRepository,
     private readonly views: EntityViewsService,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
@@ -166,7 +169,7 @@ export class EntitiesService implements OnModuleInit {
 
   /** Adds custom fields to an entity, each at the position it has. */
   async insertFields(entityId: string, fields: EntityFieldValues[]): Promise<void> {
-    await this.entities.insertFields(entityId, fields);
+    await this.fields.insertFields(entityId, fields);
   }
 
   /** Entity types ask how many entities use a type before they delete it. */
@@ -290,8 +293,7 @@ export class EntitiesService implements OnModuleInit {
     name: (sourceName: string) => string,
     copyFields: boolean,
   ): Promise<string> {
-    const source = await this.entities.findWithTags(user.groupId, id);
-    if (!source) throw new NotFoundException(`entity ${id} not found`);
+    const source = await this.entities.findOwned(user.groupId, id, { relations: ['tags'] });
     const {
       id: _id,
       createdAt: _c,
@@ -306,7 +308,7 @@ export class EntitiesService implements OnModuleInit {
       { ...values, name: name(source.name) },
       (tags ?? []).map((tag) => tag.id),
     );
-    if (copyFields) await this.entities.copyFields(id, copy.id);
+    if (copyFields) await this.fields.copyFields(id, copy.id);
     return copy.id;
   }
 
@@ -406,12 +408,12 @@ export class EntitiesService implements OnModuleInit {
 
   /** Distinct custom-field names in the group. */
   async fieldNames(user: AuthUser): Promise<string[]> {
-    return this.entities.fieldNames(user.groupId);
+    return this.fields.fieldNames(user.groupId);
   }
 
   /** Distinct text values of one custom field in the group. */
   async fieldValues(user: AuthUser, field: string): Promise<string[]> {
-    return this.entities.fieldValues(user.groupId, field);
+    return this.fields.fieldValues(user.groupId, field);
   }
 
   /**
@@ -470,7 +472,7 @@ export class EntitiesService implements OnModuleInit {
    * each keeps the place it was sent at.
    */
   private async replaceFields(entityId: string, fields: EntityFieldInputDto[]): Promise<void> {
-    const existing = await this.entities.findFields(entityId);
+    const existing = await this.fields.findFields(entityId);
     const byId = new Map(existing.map((field) => [field.id, field]));
     for (const [index, field] of fields.entries()) {
       if (field.id && !byId.has(field.id)) {
@@ -481,7 +483,7 @@ export class EntitiesService implements OnModuleInit {
       }
     }
     const kept = new Set(fields.map((field) => field.id).filter(Boolean));
-    await this.entities.deleteFields(
+    await this.fields.deleteFields(
       entityId,
       existing.filter((field) => !kept.has(field.id)).map((field) => field.id),
     );
@@ -494,14 +496,14 @@ export class EntitiesService implements OnModuleInit {
         booleanValue: field.booleanValue ?? false,
         position,
       };
-      if (field.id) await this.entities.updateField(entityId, field.id, values);
-      else await this.entities.insertFields(entityId, [values]);
+      if (field.id) await this.fields.updateField(entityId, field.id, values);
+      else await this.fields.insertFields(entityId, [values]);
     }
   }
 
   /** Collection backup: a page of the group's entities, by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityRow[]> {
-    return this.entities.backupPage(groupId, afterId, limit);
+    return this.backups.backupPage(groupId, afterId, limit);
   }
 
   /** Collection backup: a page of the custom fields of the group's entities. */
@@ -510,7 +512,7 @@ export class EntitiesService implements OnModuleInit {
     afterId: string,
     limit: number,
   ): Promise<BackupEntityFieldRow[]> {
-    return this.entities.backupFieldsPage(groupId, afterId, limit);
+    return this.backups.backupFieldsPage(groupId, afterId, limit);
   }
 
   /** Collection backup: a page of the tag links of the group's entities. */
@@ -519,27 +521,27 @@ export class EntitiesService implements OnModuleInit {
     after: BackupEntityTagRow,
     limit: number,
   ): Promise<BackupEntityTagRow[]> {
-    return this.entities.backupTagsPage(groupId, after, limit);
+    return this.backups.backupTagsPage(groupId, after, limit);
   }
 
   /** Collection restore, in the caller's unit of work: entities without parents. */
   restoreBackup(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
-    return this.entities.restore(groupId, idKey, rows);
+    return this.backups.restore(groupId, idKey, rows);
   }
 
   /** Collection restore: the parents, once every entity is in. */
   restoreBackupParents(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
-    return this.entities.restoreParents(groupId, idKey, rows);
+    return this.backups.restoreParents(groupId, idKey, rows);
   }
 
   /** Collection restore: custom fields. */
   restoreBackupFields(groupId: string, idKey: string, rows: BackupEntityFieldRow[]): Promise<void> {
-    return this.entities.restoreFields(groupId, idKey, rows);
+    return this.backups.restoreFields(groupId, idKey, rows);
   }
 
   /** Collection restore: tag links. */
   restoreBackupTags(groupId: string, idKey: string, rows: BackupEntityTagRow[]): Promise<void> {
-    return this.entities.restoreTags(groupId, idKey, rows);
+    return this.backups.restoreTags(groupId, idKey, rows);
   }
 
   /** Collection restore: removes the group's entities (its seed locations), with their rows. */
@@ -549,6 +551,6 @@ export class EntitiesService implements OnModuleInit {
 
   /** The group's entities by kind. */
   countOfGroup(groupId: string): Promise<{ locations: number; items: number }> {
-    return this.entities.countOfGroup(groupId);
+    return this.backups.countOfGroup(groupId);
   }
 }

@@ -9,6 +9,7 @@ import { TagsService } from '../tags/tags.service.js';
 import type { EntityActionResultDto } from './dto/entity-action-result.dto.js';
 import type { WipeInventoryDto } from './dto/wipe-inventory.dto.js';
 import { EntityParts } from './entity-parts.js';
+import { EntityActionRepository } from './entity-action.repository.js';
 import { EntityRepository } from './entity.repository.js';
 
 export const WIPE_OWNER_ONLY_MESSAGE = 'only group owners can wipe inventory';
@@ -22,6 +23,7 @@ export const DEMO_MESSAGE = 'not allowed in demo mode';
 export class EntityActionsService {
   constructor(
     private readonly entities: EntityRepository,
+    private readonly actions: EntityActionRepository,
     private readonly parts: EntityParts,
     private readonly tags: TagsService,
     private readonly storedFiles: StoredFilesService,
@@ -32,13 +34,13 @@ export class EntityActionsService {
   /** Numbers the entities without an asset id after the group's highest, oldest first. */
   @Transactional()
   async ensureAssetIds(user: AuthUser): Promise<EntityActionResultDto> {
-    return this.changed(user, await this.entities.numberMissingAssetIds(user.groupId));
+    return this.changed(user, await this.actions.numberMissingAssetIds(user.groupId));
   }
 
   /** Gives the entities without an import ref a random one of eight characters. */
   @Transactional()
   async ensureImportRefs(user: AuthUser): Promise<EntityActionResultDto> {
-    return this.changed(user, await this.entities.fillMissingImportRefs(user.groupId));
+    return this.changed(user, await this.actions.fillMissingImportRefs(user.groupId));
   }
 
   /**
@@ -48,7 +50,7 @@ export class EntityActionsService {
    */
   @Transactional()
   async zeroTimeFields(user: AuthUser): Promise<EntityActionResultDto> {
-    return this.changed(user, await this.entities.clearSentinelDates(user.groupId));
+    return this.changed(user, await this.actions.clearSentinelDates(user.groupId));
   }
 
   /**

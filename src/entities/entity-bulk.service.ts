@@ -12,6 +12,7 @@ import type {
   BulkEntityFieldsDto,
 } from './dto/bulk-entity-change.dto.js';
 import { PARENT_CYCLE_MESSAGE } from './entities.service.js';
+import { EntityBulkRepository } from './entity-bulk.repository.js';
 import { EntityRepository } from './entity.repository.js';
 
 /** The 422 for ids that are not entities of the caller's group, listing them. */
@@ -36,6 +37,7 @@ const canonical = (ids: string[]): string[] => [...new Set(ids.map((id) => id.to
 export class EntityBulkService {
   constructor(
     private readonly entities: EntityRepository,
+    private readonly bulk: EntityBulkRepository,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
     private readonly storedFiles: StoredFilesService,
@@ -58,7 +60,7 @@ export class EntityBulkService {
     dto: BulkEntityChangeDto,
   ): Promise<{ updated: number; releasedKeys: string[] }> {
     const ids = canonical(dto.ids);
-    const found = new Set(await this.entities.lockOwned(user.groupId, ids));
+    const found = new Set(await this.bulk.lockOwned(user.groupId, ids));
     const foreign = ids.filter((id) => !found.has(id));
     if (foreign.length > 0) {
       throw ValidationFailedException.forField('ids', notOwnedMessage(foreign));
@@ -70,14 +72,14 @@ export class EntityBulkService {
         updated = await this.move(user, ids, dto.parentId ?? null);
         break;
       case 'addTags':
-        updated = await this.entities.addTagsToMany(
+        updated = await this.bulk.addTagsToMany(
           user.groupId,
           ids,
           await this.ownedTags(user, dto.tagIds ?? []),
         );
         break;
       case 'removeTags':
-        updated = await this.entities.removeTagsFromMany(
+        updated = await this.bulk.removeTagsFromMany(
           user.groupId,
           ids,
           await this.ownedTags(user, dto.tagIds ?? []),
@@ -85,18 +87,14 @@ export class EntityBulkService {
         break;
       case 'archive':
       case 'unarchive':
-        updated = await this.entities.setArchivedOfMany(
-          user.groupId,
-          ids,
-          dto.action === 'archive',
-        );
+        updated = await this.bulk.setArchivedOfMany(user.groupId, ids, dto.action === 'archive');
         break;
       case 'setFields':
         updated = await this.setFields(user, ids, dto.fields!);
         break;
       case 'delete':
         releasedKeys = await this.storedFiles.keysOfEntities(ids);
-        updated = await this.entities.deleteMany(user.groupId, ids);
+        updated = await this.bulk.deleteMany(user.groupId, ids);
         break;
     }
     if (updated > 0) await this.changes.publish(user.groupId, 'entity.mutation');
@@ -112,12 +110,12 @@ export class EntityBulkService {
     if (parentId !== null) {
       const parent = await this.entities.findOwned(user.groupId, parentId, { field: 'parentId' });
       await this.entities.lockMoves(user.groupId);
-      const inside = await this.entities.amongParentAndAncestors(user.groupId, parent.id, ids);
+      const inside = await this.bulk.amongParentAndAncestors(user.groupId, parent.id, ids);
       if (inside.length > 0) {
         throw ValidationFailedException.forField('parentId', cycleMessage(inside));
       }
     }
-    return this.entities.moveMany(user.groupId, ids, parentId?.toLowerCase() ?? null);
+    return this.bulk.moveMany(user.groupId, ids, parentId?.toLowerCase() ?? null);
   }
 
   /** The tag ids, each once; a 422 on `tagIds` naming one that is not a tag of the group. */
@@ -136,6 +134,6 @@ export class EntityBulkService {
         await this.entityTypes.findOwnedOrFail(user, fields.entityTypeId, 'fields.entityTypeId')
       ).id;
     }
-    return this.entities.setFieldsOfMany(user.groupId, ids, values);
+    return this.bulk.setFieldsOfMany(user.groupId, ids, values);
   }
 }

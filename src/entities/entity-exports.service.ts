@@ -13,7 +13,7 @@ import {
   toBillOfMaterialsRecord,
   toExportRecord,
 } from './entity-export.js';
-import { EntityRepository } from './entity.repository.js';
+import { EntityExportRepository } from './entity-export.repository.js';
 
 /** Entities read per statement: what the export holds in memory at most (twice, with the next). */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -27,7 +27,7 @@ export const EXPORT_BATCH_SIZE = 1000;
 @Injectable()
 export class EntityExportsService {
   constructor(
-    private readonly entities: EntityRepository,
+    private readonly entities: EntityExportRepository,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 

@@ -3,7 +3,7 @@ import { JsonAnswer } from '../common/http/json-answer.js';
 import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
 import type { EntityFilter } from './entity-filter.js';
 import { linkEntityViews } from './entity.mapper.js';
-import { EntityRepository } from './entity.repository.js';
+import { EntityViewRepository } from './entity-view.repository.js';
 
 /** A page of a filtered list: the total before paging and the views of the page's entities. */
 export interface EntityViewPage {
@@ -23,7 +23,7 @@ export interface EntityViewPage {
  */
 @Injectable()
 export class EntityViewsService {
-  constructor(private readonly entities: EntityRepository) {}
+  constructor(private readonly entities: EntityViewRepository) {}
 
   /**
    * Child summaries (JSON text) of the given entities of the group, in the order given (unknown

@@ -75,20 +75,20 @@ export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
 
   /** A page of the group's types as backup rows, by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityTypeRow[]> {
-    return this.db.rows<BackupEntityTypeRow>(BACKUP_ENTITY_TYPES, [groupId, afterId, limit]);
+    return this.db.query<BackupEntityTypeRow>(BACKUP_ENTITY_TYPES, [groupId, afterId, limit]);
   }
 
   /** Inserts backup rows into the group, ids remapped with `idKey`. */
   async restore(groupId: string, idKey: string, rows: BackupEntityTypeRow[]): Promise<void> {
-    await this.db.rows(RESTORE_ENTITY_TYPES, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_ENTITY_TYPES, [JSON.stringify(rows), idKey, groupId]);
   }
 
   async deleteAllOfGroup(groupId: string): Promise<void> {
-    await this.db.rows(DELETE_GROUP_ENTITY_TYPES, [groupId]);
+    await this.db.query(DELETE_GROUP_ENTITY_TYPES, [groupId]);
   }
 
   async countOfGroup(groupId: string): Promise<number> {
-    const [row] = await this.db.rows<{ n: number }>(COUNT_ENTITY_TYPES, [groupId]);
+    const [row] = await this.db.query<{ n: number }>(COUNT_ENTITY_TYPES, [groupId]);
     return row.n;
   }
 }

@@ -140,7 +140,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       singletonKey: options.singletonKey,
       startAfter: options.startAfterSeconds,
       db: {
-        executeSql: async (text, values) => ({ rows: await this.database.rows(text, values) }),
+        executeSql: async (text, values) => ({ rows: await this.database.query(text, values) }),
       },
     });
   }

@@ -134,7 +134,7 @@ export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntry
     afterId: string,
     limit: number,
   ): Promise<BackupMaintenanceEntryRow[]> {
-    return this.db.rows<BackupMaintenanceEntryRow>(BACKUP_MAINTENANCE_ENTRIES, [
+    return this.db.query<BackupMaintenanceEntryRow>(BACKUP_MAINTENANCE_ENTRIES, [
       groupId,
       afterId,
       limit,
@@ -143,6 +143,6 @@ export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntry
 
   /** Inserts backup rows, ids remapped with `idKey`. */
   async restore(groupId: string, idKey: string, rows: BackupMaintenanceEntryRow[]): Promise<void> {
-    await this.db.rows(RESTORE_MAINTENANCE_ENTRIES, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_MAINTENANCE_ENTRIES, [JSON.stringify(rows), idKey, groupId]);
   }
 }

@@ -22,8 +22,6 @@ export class OidcLogoutTokenRepository {
 
   /** Deletes the tokens no check would accept any more; returns how many went. */
   async deleteExpired(): Promise<number> {
-    // A DELETE run as a query answers `[rows, count]`.
-    const result = await this.db.query(DELETE_EXPIRED_LOGOUT_TOKENS);
-    return result[1] as number;
+    return this.db.execute(DELETE_EXPIRED_LOGOUT_TOKENS);
   }
 }

@@ -18,12 +18,8 @@ export class PasswordResetRepository {
 
   /** Marks the unused, unexpired link of this token hash used; its user, or null. */
   async consume(tokenHash: Buffer): Promise<string | null> {
-    // An UPDATE run as a query answers `[rows, count]`.
-    const [rows] = (await this.db.query(CONSUME_RESET, [tokenHash])) as unknown as [
-      { user_id: string }[],
-      number,
-    ];
-    return rows[0]?.user_id ?? null;
+    const [row] = await this.db.query<{ user_id: string }>(CONSUME_RESET, [tokenHash]);
+    return row?.user_id ?? null;
   }
 
   /** Deletes the user's links not used yet. */
@@ -33,8 +29,6 @@ export class PasswordResetRepository {
 
   /** Deletes the expired links; returns how many went. */
   async deleteExpired(): Promise<number> {
-    // A DELETE run as a query answers `[rows, count]`.
-    const result = await this.db.query(DELETE_EXPIRED_RESETS);
-    return result[1] as number;
+    return this.db.execute(DELETE_EXPIRED_RESETS);
   }
 }

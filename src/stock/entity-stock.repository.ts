@@ -86,7 +86,7 @@ export class EntityStockRepository {
     groupId: string,
     values: StockValues,
   ): Promise<StockValues | undefined> {
-    const [row] = await this.db.rows<StockValues>(UPSERT_STOCK, [
+    const [row] = await this.db.query<StockValues>(UPSERT_STOCK, [
       entityId,
       groupId,
       values.minQuantity,
@@ -99,29 +99,29 @@ export class EntityStockRepository {
 
   /** Gives entity `toEntityId` the settings of `fromEntityId`, both of the group (if it has any). */
   async copy(fromEntityId: string, toEntityId: string, groupId: string): Promise<void> {
-    await this.db.rows(COPY_STOCK, [fromEntityId, toEntityId, groupId]);
+    await this.db.query(COPY_STOCK, [fromEntityId, toEntityId, groupId]);
   }
 
   async delete(entityId: string, groupId: string): Promise<void> {
-    await this.db.rows(DELETE_STOCK, [entityId, groupId]);
+    await this.db.query(DELETE_STOCK, [entityId, groupId]);
   }
 
   findLow(groupId: string): Promise<LowStockRow[]> {
-    return this.db.rows<LowStockRow>(LOW_STOCK, [groupId]);
+    return this.db.query<LowStockRow>(LOW_STOCK, [groupId]);
   }
 
   /** Expiring on or before `until`, with days left counted from `today` (`YYYY-MM-DD`). */
   findExpiring(groupId: string, until: string, today: string): Promise<ExpiringRow[]> {
-    return this.db.rows<ExpiringRow>(EXPIRING, [groupId, until, today]);
+    return this.db.query<ExpiringRow>(EXPIRING, [groupId, until, today]);
   }
 
   findUnannouncedExpiring(until: string): Promise<UnannouncedExpiry[]> {
-    return this.db.rows<UnannouncedExpiry>(UNANNOUNCED_EXPIRING, [until]);
+    return this.db.query<UnannouncedExpiry>(UNANNOUNCED_EXPIRING, [until]);
   }
 
   async markExpiryAnnounced(items: { id: string; expiresOn: string }[]): Promise<void> {
     if (items.length === 0) return;
-    await this.db.rows(MARK_EXPIRY_ANNOUNCED, [
+    await this.db.query(MARK_EXPIRY_ANNOUNCED, [
       items.map((item) => item.id),
       items.map((item) => item.expiresOn),
     ]);
@@ -129,11 +129,11 @@ export class EntityStockRepository {
 
   /** Claims and deletes up to `limit` alerts, in the open unit of work. */
   claimAlerts(limit: number): Promise<ClaimedAlert[]> {
-    return this.db.rows<ClaimedAlert>(CLAIM_ALERTS, [limit]);
+    return this.db.query<ClaimedAlert>(CLAIM_ALERTS, [limit]);
   }
 
   async reconcileLow(): Promise<void> {
-    await this.db.rows(RECONCILE_LOW);
+    await this.db.query(RECONCILE_LOW);
   }
 
   /** A page of the group's stock settings as backup rows, by entity id after `afterEntityId`. */
@@ -142,11 +142,15 @@ export class EntityStockRepository {
     afterEntityId: string,
     limit: number,
   ): Promise<BackupEntityStockRow[]> {
-    return this.db.rows<BackupEntityStockRow>(BACKUP_ENTITY_STOCK, [groupId, afterEntityId, limit]);
+    return this.db.query<BackupEntityStockRow>(BACKUP_ENTITY_STOCK, [
+      groupId,
+      afterEntityId,
+      limit,
+    ]);
   }
 
   /** Inserts backup rows, entity ids remapped with `idKey`. */
   async restore(groupId: string, idKey: string, rows: BackupEntityStockRow[]): Promise<void> {
-    await this.db.rows(RESTORE_ENTITY_STOCK, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_ENTITY_STOCK, [JSON.stringify(rows), idKey, groupId]);
   }
 }

@@ -119,12 +119,12 @@ export class TagRepository extends OwnedRepository<TagRecord> {
 
   /** A page of the group's tags as backup rows, by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTagRow[]> {
-    return this.db.rows<BackupTagRow>(BACKUP_TAGS, [groupId, afterId, limit]);
+    return this.db.query<BackupTagRow>(BACKUP_TAGS, [groupId, afterId, limit]);
   }
 
   /** Inserts backup rows into the group, ids remapped with `idKey`, without parents. */
   async restore(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
-    await this.db.rows(RESTORE_TAGS, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_TAGS, [JSON.stringify(rows), idKey, groupId]);
   }
 
   /** Sets the parents of restored rows. */
@@ -133,12 +133,12 @@ export class TagRepository extends OwnedRepository<TagRecord> {
       .filter((row) => row.parent_id !== null && row.parent_id !== undefined)
       .map((row) => ({ id: row.id, parent_id: row.parent_id }));
     if (links.length > 0) {
-      await this.db.rows(RESTORE_TAG_PARENTS, [JSON.stringify(links), idKey, groupId]);
+      await this.db.query(RESTORE_TAG_PARENTS, [JSON.stringify(links), idKey, groupId]);
     }
   }
 
   async countOfGroup(groupId: string): Promise<number> {
-    const [row] = await this.db.rows<{ n: number }>(COUNT_TAGS, [groupId]);
+    const [row] = await this.db.query<{ n: number }>(COUNT_TAGS, [groupId]);
     return row.n;
   }
 }

@@ -112,7 +112,7 @@ export class TemplateRepository extends OwnedRepository<TemplateRecord> {
 
   /** A page of the group's templates as backup rows, by id after `afterId`. */
   backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTemplateRow[]> {
-    return this.db.rows<BackupTemplateRow>(BACKUP_TEMPLATES, [groupId, afterId, limit]);
+    return this.db.query<BackupTemplateRow>(BACKUP_TEMPLATES, [groupId, afterId, limit]);
   }
 
   /** A page of the fields of the group's templates, by id after `afterId`. */
@@ -121,12 +121,12 @@ export class TemplateRepository extends OwnedRepository<TemplateRecord> {
     afterId: string,
     limit: number,
   ): Promise<BackupTemplateFieldRow[]> {
-    return this.db.rows<BackupTemplateFieldRow>(BACKUP_TEMPLATE_FIELDS, [groupId, afterId, limit]);
+    return this.db.query<BackupTemplateFieldRow>(BACKUP_TEMPLATE_FIELDS, [groupId, afterId, limit]);
   }
 
   /** Inserts backup rows, ids remapped with `idKey`, without default locations. */
   async restore(groupId: string, idKey: string, rows: BackupTemplateRow[]): Promise<void> {
-    await this.db.rows(RESTORE_TEMPLATES, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_TEMPLATES, [JSON.stringify(rows), idKey, groupId]);
   }
 
   /** Sets the default locations of restored rows. */
@@ -135,7 +135,7 @@ export class TemplateRepository extends OwnedRepository<TemplateRecord> {
       .filter((row) => row.default_location_id !== null && row.default_location_id !== undefined)
       .map((row) => ({ id: row.id, default_location_id: row.default_location_id }));
     if (links.length > 0) {
-      await this.db.rows(RESTORE_TEMPLATE_LOCATIONS, [JSON.stringify(links), idKey, groupId]);
+      await this.db.query(RESTORE_TEMPLATE_LOCATIONS, [JSON.stringify(links), idKey, groupId]);
     }
   }
 
@@ -144,11 +144,11 @@ export class TemplateRepository extends OwnedRepository<TemplateRecord> {
     idKey: string,
     rows: BackupTemplateFieldRow[],
   ): Promise<void> {
-    await this.db.rows(RESTORE_TEMPLATE_FIELDS, [JSON.stringify(rows), idKey, groupId]);
+    await this.db.query(RESTORE_TEMPLATE_FIELDS, [JSON.stringify(rows), idKey, groupId]);
   }
 
   async countOfGroup(groupId: string): Promise<number> {
-    const [row] = await this.db.rows<{ n: number }>(COUNT_TEMPLATES, [groupId]);
+    const [row] = await this.db.query<{ n: number }>(COUNT_TEMPLATES, [groupId]);
     return row.n;
   }
 }

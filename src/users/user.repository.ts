@@ -72,12 +72,7 @@ export class UserRepository {
 
   /** Disables (or enables) the user; false when it already was. */
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
-    // An UPDATE run as a query answers `[rows, count]`.
-    const result = (await this.db.query(SET_DISABLED, [id, disabled])) as unknown as [
-      unknown[],
-      number,
-    ];
-    return result[1] > 0;
+    return (await this.db.execute(SET_DISABLED, [id, disabled])) > 0;
   }
 
   async setSettings(id: string, settings: Record<string, unknown>): Promise<void> {

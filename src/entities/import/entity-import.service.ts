@@ -14,11 +14,11 @@ import { MAX_ASSET_ID } from '../../common/asset-id.js';
 import { ChangeEvents } from '../../events/change-events.service.js';
 import { TagsService } from '../../tags/tags.service.js';
 import {
-  EntityRepository,
+  EntityImportRepository,
   type ImportedColumns,
   type ImportedInsert,
   type ImportedUpdate,
-} from '../entity.repository.js';
+} from './entity-import.repository.js';
 import { CsvSyntaxError, detectDelimiter, readCsv } from './csv-reader.js';
 import {
   emptyValues,
@@ -100,7 +100,7 @@ type LocationIds = Map<string, string>;
 @Injectable()
 export class EntityImportService {
   constructor(
-    private readonly entities: EntityRepository,
+    private readonly entities: EntityImportRepository,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
     private readonly changes: ChangeEvents,
