@@ -17,6 +17,7 @@ import { EntitiesModule } from './entities/entities.module.js';
 import { EntityTypesModule } from './entity-types/entity-types.module.js';
 import { EventsModule } from './events/events.module.js';
 import { GroupsModule } from './groups/groups.module.js';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { LabelsModule } from './labels/labels.module.js';
@@ -65,6 +66,7 @@ export class AppModule {
         AuthModule,
         EventsModule,
         UsersModule,
+        AccountsModule,
         PasswordResetsModule,
         OidcModule,
         ScimModule,
