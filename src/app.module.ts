@@ -18,6 +18,7 @@ import { EntityTypesModule } from './entity-types/entity-types.module.js';
 import { DemoModule } from './demo/demo.module.js';
 import { EventsModule } from './events/events.module.js';
 import { GroupsModule } from './groups/groups.module.js';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { LabelsModule } from './labels/labels.module.js';
@@ -66,6 +67,7 @@ export class AppModule {
         AuthModule,
         EventsModule,
         UsersModule,
+        AccountsModule,
         DemoModule,
         PasswordResetsModule,
         OidcModule,

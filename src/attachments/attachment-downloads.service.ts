@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
 import { Storage } from '../storage/storage.js';
-import { LINK_MIME_TYPE } from './attachment-type.js';
+import { LINK_MIME_TYPE } from '../entities/attachments/attachment-type.js';
 import { AttachmentsService } from './attachments.service.js';
 import { UNKNOWN_MIME_TYPE } from './mime-sniff.js';
 import {

@@ -2,7 +2,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, type Relation } fr
 import { sqlList } from '../database/sql-list.js';
 import { TimestampedRecord } from '../database/timestamped.record.js';
 import type { EntityRecord } from '../entities/entity.record.js';
-import { ATTACHMENT_TYPES, type AttachmentType } from './attachment-type.js';
+import { ATTACHMENT_TYPES, type AttachmentType } from '../entities/attachments/attachment-type.js';
 
 @Entity('attachments')
 @Check(`"type" IN (${sqlList(ATTACHMENT_TYPES)})`)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
 import { OwnedLookup, type FindOwnedOptions } from '../database/owned.js';
-import type { AttachmentType } from './attachment-type.js';
+import type { AttachmentType } from '../entities/attachments/attachment-type.js';
 import { AttachmentRecord } from './attachment.record.js';
 import {
   CLEAR_PRIMARY,

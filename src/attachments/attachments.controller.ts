@@ -41,8 +41,8 @@ import type { DownloadConditions } from './download-rules.js';
 import { CreateExternalAttachmentDto } from './dto/create-external-attachment.dto.js';
 import { UpdateAttachmentDto } from './dto/update-attachment.dto.js';
 import { UploadAttachmentDto } from './dto/upload-attachment.dto.js';
-import type { StagedUpload } from './upload/staged-upload.engine.js';
-import { UploadErrorsInterceptor } from './upload/upload-errors.interceptor.js';
+import type { StagedUpload } from '../common/upload/staged-upload.engine.js';
+import { UploadErrorsInterceptor } from '../common/upload/upload-errors.interceptor.js';
 
 const header = (request: Request, name: string): string | undefined => {
   const value = request.headers[name];

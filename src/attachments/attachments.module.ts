@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import type { TroveConfig } from '../config/configuration.js';
@@ -13,7 +13,7 @@ import { AttachmentsService } from './attachments.service.js';
 import { ThumbnailsService } from './thumbnails.service.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 import { StoredFilesService } from './stored-files.service.js';
-import { stagedUploadOptions } from './upload/staged-upload.options.js';
+import { stagedUploadOptions } from '../common/upload/staged-upload.options.js';
 
 /** Form fields besides the file: name, type, primary, and a few a client may add. */
 const MAX_FORM_FIELDS = 8;
@@ -26,7 +26,7 @@ const MAX_FORM_FIELDS = 8;
 @Module({
   imports: [
     StorageModule,
-    forwardRef(() => EntitiesModule),
+    EntitiesModule,
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<TroveConfig, true>) =>

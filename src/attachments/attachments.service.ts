@@ -10,7 +10,7 @@ import { EntitiesService } from '../entities/entities.service.js';
 import { EntityParts } from '../entities/entity-parts.js';
 import { EntityViewsService } from '../entities/entity-views.service.js';
 import { StoredFilesService } from './stored-files.service.js';
-import { LINK_MIME_TYPE } from './attachment-type.js';
+import { LINK_MIME_TYPE } from '../entities/attachments/attachment-type.js';
 import type { AttachmentRecord } from './attachment.record.js';
 import { AttachmentRepository, type AttachmentValues } from './attachment.repository.js';
 import type { AttachmentActionResultDto } from './dto/attachment-action-result.dto.js';
@@ -20,7 +20,7 @@ import { fitTitle } from './file-name.js';
 import { sniffMimeType } from './mime-sniff.js';
 import { ThumbnailsService } from './thumbnails.service.js';
 import { parseUploadFields, type UploadFields } from './upload-fields.js';
-import type { StagedUpload } from './upload/staged-upload.engine.js';
+import type { StagedUpload } from '../common/upload/staged-upload.engine.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 
 /**
@@ -130,12 +130,16 @@ export class AttachmentsService implements OnModuleInit {
     return this.attachments.findOwned(user.groupId, entityId, id);
   }
 
-  /** A duplicate gets the attachments of the entity it copies when asked. */
+  /**
+   * A duplicate gets the attachments of the entity it copies when asked; deleted entities
+   * release the stored files of their attachments.
+   */
   onModuleInit(): void {
     this.parts.register('attachments', {
       copy: async (_groupId, fromId, toId, dto) => {
         if (dto.copyAttachments) await this.copyAll(fromId, toId);
       },
+      files: this.storedFiles,
     });
   }
 

@@ -1,4 +1,4 @@
-import type { UserAttachmentType } from './attachment-type.js';
+import type { UserAttachmentType } from '../entities/attachments/attachment-type.js';
 
 /** Longest title (the column is varchar(255), counted in characters). */
 export const TITLE_MAX_LENGTH = 255;

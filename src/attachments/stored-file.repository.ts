@@ -4,7 +4,6 @@ import {
   LOCK_KEY,
   PATH_USED,
   PATHS_OF_ENTITIES,
-  PATHS_OF_ENTITY,
   PATHS_OF_GROUP,
 } from './stored-file.sql.js';
 
@@ -20,11 +19,6 @@ export class StoredFileRepository {
   async lock(key: string): Promise<void> {
     if (!this.db.inTransaction) throw new Error('locking a stored file needs a unit of work');
     await this.db.query(LOCK_KEY, [key]);
-  }
-
-  async pathsOfEntity(entityId: string): Promise<string[]> {
-    const rows = await this.db.query<{ path: string }>(PATHS_OF_ENTITY, [entityId]);
-    return rows.map((row) => row.path);
   }
 
   async pathsOfEntities(entityIds: string[]): Promise<string[]> {

@@ -2,8 +2,6 @@
 export const LOCK_KEY = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 
 /** The paths of entity `$1`'s attachments, each once. */
-export const PATHS_OF_ENTITY = 'SELECT DISTINCT path FROM attachments WHERE entity_id = $1';
-
 /** The paths of the attachments of entities `$1`, each once. */
 export const PATHS_OF_ENTITIES =
   'SELECT DISTINCT path FROM attachments WHERE entity_id = ANY($1::uuid[])';

@@ -44,11 +44,6 @@ export class StoredFilesService {
     return this.files.transaction(work);
   }
 
-  /** Keys of the files of one entity's attachments (links have none). */
-  async keysOfEntity(entityId: string): Promise<string[]> {
-    return (await this.files.pathsOfEntity(entityId)).filter(isStorageKey);
-  }
-
   /** Keys of the files of these entities' attachments, each once. */
   async keysOfEntities(entityIds: string[]): Promise<string[]> {
     if (entityIds.length === 0) return [];

@@ -1,5 +1,8 @@
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
-import { USER_ATTACHMENT_TYPES, type UserAttachmentType } from './attachment-type.js';
+import {
+  USER_ATTACHMENT_TYPES,
+  type UserAttachmentType,
+} from '../entities/attachments/attachment-type.js';
 import { safeBaseName, typeFromFileName } from './file-name.js';
 
 /** What an upload's form says, checked. */

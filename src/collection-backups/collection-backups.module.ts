@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttachmentsModule } from '../attachments/attachments.module.js';
-import { StagedUploadEngine } from '../attachments/upload/staged-upload.engine.js';
+import { StagedUploadEngine } from '../common/upload/staged-upload.engine.js';
 import { CheckoutsModule } from '../checkouts/checkouts.module.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';

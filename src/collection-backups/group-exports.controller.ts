@@ -19,7 +19,7 @@ import {
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import type { StagedUpload } from '../attachments/upload/staged-upload.engine.js';
+import type { StagedUpload } from '../common/upload/staged-upload.engine.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';

@@ -15,7 +15,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { StagedUpload } from '../attachments/upload/staged-upload.engine.js';
+import type { StagedUpload } from '../common/upload/staged-upload.engine.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { ChangeEvents } from '../events/change-events.service.js';

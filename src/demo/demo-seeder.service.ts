@@ -9,7 +9,7 @@ import { postgresErrorOf } from '../database/database-errors.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { UsersService } from '../users/users.service.js';
+import { AccountsService, homeGroupName } from '../accounts/accounts.service.js';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_NAME = 'Demo';
@@ -61,7 +61,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger(DemoSeeder.name);
 
   constructor(
-    private readonly users: UsersService,
+    private readonly accounts: AccountsService,
     private readonly passwords: PasswordsService,
     private readonly entityTypes: EntityTypesService,
     private readonly entities: EntitiesService,
@@ -85,9 +85,9 @@ export class DemoSeeder implements OnApplicationBootstrap {
   @Transactional()
   private async seed(password: string): Promise<void> {
     const passwordHash = await this.passwords.hash(password);
-    const user = await this.users.createWithOwnGroup(
+    const user = await this.accounts.createWithOwnGroup(
       { name: DEMO_NAME, email: DEMO_EMAIL, passwordHash },
-      `${DEMO_NAME}'s Home`,
+      homeGroupName(DEMO_NAME),
     );
     const groupId = user.defaultGroupId!;
     const owner: AuthUser = {

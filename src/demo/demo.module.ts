@@ -3,12 +3,12 @@ import { AuthModule } from '../auth/auth.module.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { TagsModule } from '../tags/tags.module.js';
-import { UsersModule } from '../users/users.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 
-/** Demo mode's account and sample inventory, seeded at start-up; above users and entities. */
+/** Demo mode's account and sample inventory, seeded at start-up; above accounts and entities. */
 @Module({
-  imports: [AuthModule, UsersModule, EntitiesModule, EntityTypesModule, TagsModule],
+  imports: [AuthModule, AccountsModule, EntitiesModule, EntityTypesModule, TagsModule],
   providers: [DemoSeeder],
 })
 export class DemoModule {}

@@ -27,8 +27,8 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { StagedUpload } from '../attachments/upload/staged-upload.engine.js';
-import { UploadErrorsInterceptor } from '../attachments/upload/upload-errors.interceptor.js';
+import type { StagedUpload } from '../common/upload/staged-upload.engine.js';
+import { UploadErrorsInterceptor } from '../common/upload/upload-errors.interceptor.js';
 import type { Request, Response } from 'express';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';

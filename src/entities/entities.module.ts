@@ -1,8 +1,7 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
-import { AttachmentsModule } from '../attachments/attachments.module.js';
-import { stagedUploadOptions } from '../attachments/upload/staged-upload.options.js';
+import { stagedUploadOptions } from '../common/upload/staged-upload.options.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { TagsModule } from '../tags/tags.module.js';
@@ -31,16 +30,14 @@ const MAX_FORM_FIELDS = 4;
 
 /**
  * Entities: items, and locations or containers when their type says so. The modules built on
- * entities (maintenance, stock, attachments) register with `EntityParts` what a duplicate copies
- * and a wipe deletes of theirs. It and the attachments module still import each other: entity
- * views carry attachments and deleting entities releases stored files. A CSV file to import is
- * staged on disk as attachments are.
+ * entities (maintenance, stock, attachments) register with `EntityParts` what a duplicate copies,
+ * a wipe deletes and a deletion releases of theirs. Entity views carry their attachments in the
+ * shape `attachments/` here defines. A CSV file to import is staged on disk as attachments are.
  */
 @Module({
   imports: [
     TagsModule,
     EntityTypesModule,
-    forwardRef(() => AttachmentsModule),
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<TroveConfig, true>) =>

@@ -5,6 +5,7 @@ import {
   NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
+import { EntityParts, type EntityFiles } from './entity-parts.js';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { KeptAnswers } from '../common/cache/kept-answers.js';
@@ -13,7 +14,6 @@ import { JsonAnswer } from '../common/http/json-answer.js';
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
-import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import { readAssetId } from '../common/asset-id.js';
 import type { CreateEntityDto } from './dto/create-entity.dto.js';
@@ -76,8 +76,8 @@ export class EntitiesService implements OnModuleInit {
     private readonly views: EntityViewsService,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
-    private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
+    private readonly parts: EntityParts,
   ) {}
 
   /** Trees of locations built lately, by group, with the version of the tree they show. */
@@ -278,8 +278,8 @@ export class EntitiesService implements OnModuleInit {
    * other attachment uses.
    */
   async remove(user: AuthUser, id: string): Promise<void> {
-    const keys = await this.deleteRow(user, id);
-    await this.storedFiles.releaseUnused(keys);
+    const files = await this.deleteRow(user, id);
+    await this.parts.releaseFiles(files);
   }
 
   /**
@@ -438,10 +438,10 @@ export class EntitiesService implements OnModuleInit {
     await this.entities.insertStarterLocations(groupId, locationTypeId, STARTER_LOCATIONS);
   }
 
-  /** Deletes the entity row; the storage keys its attachments used. */
+  /** Deletes the entity row; the keys of the files other modules kept for it. */
   @Transactional()
-  private async deleteRow(user: AuthUser, id: string): Promise<string[]> {
-    const stored = await this.storedFiles.keysOfEntity(id);
+  private async deleteRow(user: AuthUser, id: string): Promise<EntityFiles> {
+    const stored = await this.parts.filesOfEntities([id]);
     if (!(await this.entities.delete(user.groupId, id))) {
       throw new NotFoundException(`entity ${id} not found`);
     }

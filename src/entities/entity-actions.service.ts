@@ -1,14 +1,13 @@
 import { ForbiddenException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
-import { StoredFilesService } from '../attachments/stored-files.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import type { EntityActionResultDto } from './dto/entity-action-result.dto.js';
 import type { WipeInventoryDto } from './dto/wipe-inventory.dto.js';
-import { EntityParts } from './entity-parts.js';
+import { EntityParts, type EntityFiles } from './entity-parts.js';
 import { EntityActionRepository } from './entity-action.repository.js';
 import { EntityRepository } from './entity.repository.js';
 
@@ -26,7 +25,6 @@ export class EntityActionsService {
     private readonly actions: EntityActionRepository,
     private readonly parts: EntityParts,
     private readonly tags: TagsService,
-    private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
@@ -65,8 +63,8 @@ export class EntityActionsService {
       throw new ForbiddenException(DEMO_MESSAGE);
     }
     if (user.role !== 'owner') throw new ForbiddenException(WIPE_OWNER_ONLY_MESSAGE);
-    const { completed, keys } = await this.wipe(user, dto);
-    await this.storedFiles.releaseUnused(keys);
+    const { completed, files } = await this.wipe(user, dto);
+    await this.parts.releaseFiles(files);
     return { completed };
   }
 
@@ -74,14 +72,14 @@ export class EntityActionsService {
   private async wipe(
     user: AuthUser,
     dto: WipeInventoryDto,
-  ): Promise<{ completed: number; keys: string[] }> {
-    const keys = await this.storedFiles.keysOfGroup(user.groupId);
+  ): Promise<{ completed: number; files: EntityFiles }> {
+    const files = await this.parts.filesOfGroup(user.groupId);
     // What other modules keep per entity goes first, so that it is counted as asked.
     let completed = await this.parts.wipe(user.groupId, dto);
     completed += await this.entities.deleteAllOfGroup(user.groupId);
     if (dto.wipeTags) completed += await this.tags.removeAllOfGroup(user.groupId);
     if (completed > 0) await this.changes.publish(user.groupId, 'entity.mutation');
-    return { completed, keys };
+    return { completed, files };
   }
 
   private async changed(user: AuthUser, completed: number): Promise<EntityActionResultDto> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { EntityParts, type EntityFiles } from './entity-parts.js';
 import { Transactional } from '@nestjs-cls/transactional';
-import { StoredFilesService } from '../attachments/stored-files.service.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
@@ -40,7 +40,7 @@ export class EntityBulkService {
     private readonly bulk: EntityBulkRepository,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
-    private readonly storedFiles: StoredFilesService,
+    private readonly parts: EntityParts,
     private readonly changes: ChangeEvents,
   ) {}
 
@@ -49,8 +49,8 @@ export class EntityBulkService {
    * files of the deleted attachments that no other attachment uses are deleted.
    */
   async apply(user: AuthUser, dto: BulkEntityChangeDto): Promise<BulkEntityChangeResultDto> {
-    const { updated, releasedKeys } = await this.change(user, dto);
-    if (releasedKeys.length > 0) await this.storedFiles.releaseUnused(releasedKeys);
+    const { updated, released } = await this.change(user, dto);
+    await this.parts.releaseFiles(released);
     return { updated };
   }
 
@@ -58,14 +58,14 @@ export class EntityBulkService {
   private async change(
     user: AuthUser,
     dto: BulkEntityChangeDto,
-  ): Promise<{ updated: number; releasedKeys: string[] }> {
+  ): Promise<{ updated: number; released: EntityFiles }> {
     const ids = canonical(dto.ids);
     const found = new Set(await this.bulk.lockOwned(user.groupId, ids));
     const foreign = ids.filter((id) => !found.has(id));
     if (foreign.length > 0) {
       throw ValidationFailedException.forField('ids', notOwnedMessage(foreign));
     }
-    let releasedKeys: string[] = [];
+    let released: EntityFiles = new Map();
     let updated: number;
     switch (dto.action) {
       case 'move':
@@ -93,12 +93,12 @@ export class EntityBulkService {
         updated = await this.setFields(user, ids, dto.fields!);
         break;
       case 'delete':
-        releasedKeys = await this.storedFiles.keysOfEntities(ids);
+        released = await this.parts.filesOfEntities(ids);
         updated = await this.bulk.deleteMany(user.groupId, ids);
         break;
     }
     if (updated > 0) await this.changes.publish(user.groupId, 'entity.mutation');
-    return { updated, releasedKeys };
+    return { updated, released };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { attachmentSummaryJson } from '../attachments/attachment.mapper.js';
+import { attachmentSummaryJson } from './attachments/attachment.mapper.js';
 import { ancestors } from '../database/hierarchy.sql.js';
 import { isoDay, isoTimestamp, jsonArray, jsonObject } from '../database/json.sql.js';
 import { nameOrder } from '../database/name-order.js';

@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import {
   ConflictException,
   GoneException,
-  Inject,
   Injectable,
   NotFoundException,
-  forwardRef,
   type OnModuleInit,
 } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { sha256 } from '../common/security/sha256.js';
@@ -18,7 +16,6 @@ import type {
   GroupInvitationCreatedDto,
   GroupInvitationDto,
   InvitationRole,
-  JoinedGroupDto,
 } from './dto/group-invitation.dto.js';
 import { GroupInvitationRepository } from './group-invitation.repository.js';
 import type { GroupRole } from '../auth/group-role.js';
@@ -41,8 +38,7 @@ export class GroupInvitationsService implements OnModuleInit {
   constructor(
     private readonly invitations: GroupInvitationRepository,
     private readonly purge: ExpiredCredentialsPurgeService,
-    // GroupsService reaches the users module, which builds on this service.
-    @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
+    private readonly groups: GroupsService,
   ) {}
 
   /** The hourly purge of expired credentials deletes dead invitations too. */
@@ -89,15 +85,6 @@ export class GroupInvitationsService implements OnModuleInit {
     if (!(await this.invitations.delete(user.groupId, id))) {
       throw notOwned('invitation', id);
     }
-  }
-
-  /** A signed-in user joins the invitation's group. */
-  @Transactional()
-  async accept(caller: AuthIdentity, token: string): Promise<JoinedGroupDto> {
-    const invitation = await this.claim(token, caller.id);
-    await this.groups.addMember(invitation.groupId, caller.id, invitation.role);
-    const group = await this.groups.getById(invitation.groupId);
-    return { id: group.id, name: group.name };
   }
 
   /**

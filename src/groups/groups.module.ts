@@ -1,40 +1,19 @@
-import { Module, forwardRef } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AttachmentsModule } from '../attachments/attachments.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { CurrenciesModule } from '../currencies/currencies.module.js';
-import { EntitiesModule } from '../entities/entities.module.js';
-import { EntityTypesModule } from '../entity-types/entity-types.module.js';
-import { TagsModule } from '../tags/tags.module.js';
-import { UsersModule } from '../users/users.module.js';
 import { GroupInvitationRepository } from './group-invitation.repository.js';
 import { GroupInvitationsService } from './group-invitations.service.js';
-import { GroupSeeder } from './group-seed.js';
 import { GroupRepository } from './group.repository.js';
-import { GroupsController } from './groups.controller.js';
 import { GroupsService } from './groups.service.js';
 
 /**
- * Groups, their members and invitations. A new group is seeded by the modules whose rows it
- * starts with; the users module (a member's default group) builds on this one in turn.
+ * Groups, their members and invitations. The accounts module builds on this one: it seeds a
+ * new group and keeps each member's default group among their groups.
  */
 @Module({
-  imports: [
-    AttachmentsModule,
-    AuthModule,
-    CurrenciesModule,
-    EntityTypesModule,
-    EntitiesModule,
-    TagsModule,
-    forwardRef(() => UsersModule),
-  ],
-  controllers: [GroupsController],
-  providers: [
-    GroupsService,
-    GroupInvitationsService,
-    GroupSeeder,
-    GroupRepository,
-    GroupInvitationRepository,
-  ],
+  imports: [AttachmentsModule, AuthModule, CurrenciesModule],
+  providers: [GroupsService, GroupInvitationsService, GroupRepository, GroupInvitationRepository],
   exports: [GroupsService, GroupInvitationsService],
 })
 export class GroupsModule {}

@@ -1,10 +1,8 @@
 import {
   BadRequestException,
   ConflictException,
-  Inject,
   Injectable,
   NotFoundException,
-  forwardRef,
 } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Transactional } from '@nestjs-cls/transactional';
@@ -13,15 +11,12 @@ import { VerifiedCredentials } from '../auth/verified-credentials.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
 import { StoredFilesService } from '../attachments/stored-files.service.js';
-import { UsersService } from '../users/users.service.js';
-import type { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
-import type { GroupMemberDto } from './dto/group-member.dto.js';
+import type { GroupDto, UpdateGroupDto } from './dto/group.dto.js';
 import type { GroupMembershipRecord } from './group-membership.record.js';
 import type { GroupRole } from '../auth/group-role.js';
 import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupRepository } from './group.repository.js';
-import { GroupSeeder } from './group-seed.js';
 import { ChangeEvents } from '../events/change-events.service.js';
 
 /**
@@ -35,10 +30,6 @@ export const oidcSharedGroupKey = (name: string): string =>
 export const GROUP_NAME_MAX_LENGTH = 255;
 
 /**
- * Groups and their members. Membership is where a user's role lives; the user's default group
- * always points at one of their groups (or nowhere when they have none).
- */
-/**
  * Files a module keeps outside the database for a group (a backup's zip), which must not outlive
  * the group: their keys are read in the deletion's unit of work, before the group's rows go, and
  * released once it has committed.
@@ -49,18 +40,29 @@ export interface GroupFiles {
   release(keys: string[]): Promise<void>;
 }
 
+/** What deleting a group leaves to do once it has committed. */
+export interface DeletedGroup {
+  /** Who were its members (their default group may have to move on). */
+  memberIds: string[];
+  /** The stored files of its attachments. */
+  attachments: string[];
+  /** The files other modules kept for it. */
+  kept: { files: GroupFiles; keys: string[] }[];
+}
+
 /** One of a user's groups with the user's role in it. */
 export interface GroupWithRole extends GroupDto {
   role: GroupRole;
 }
 
+/**
+ * Groups and their members. Membership is where a user's role lives; the user's default group
+ * (kept by the accounts module) always points at one of their groups, or nowhere.
+ */
 @Injectable()
 export class GroupsService {
   constructor(
     private readonly groups: GroupRepository,
-    private readonly seeder: GroupSeeder,
-    // The users module builds on this one (a new user's group), so it is resolved late.
-    @Inject(forwardRef(() => UsersService)) private readonly users: Readonly<UsersService>,
     private readonly currencies: CurrenciesService,
     private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
@@ -81,29 +83,21 @@ export class GroupsService {
   }
 
   /**
-   * Creates a group owned by `ownerId`, seeded, in the caller's unit of work (or its own). A
+   * Creates an empty group owned by `ownerId`, in the caller's unit of work (or its own). A
    * name longer than a group name may be (such as "<255-character user name>'s Home") is cut
    * to fit.
    */
   @Transactional()
-  async createOwnedGroup(
-    ownerId: string,
-    name: string,
-    options: { starter: boolean },
-  ): Promise<GroupDto> {
+  async createOwnedGroup(ownerId: string, name: string): Promise<GroupDto> {
     const fitted = [...name].slice(0, GROUP_NAME_MAX_LENGTH).join('');
     const group = await this.groups.insert(fitted);
     await this.groups.insertMembership(group.id, ownerId, 'owner');
-    await this.seeder.seed(group.id, options);
     return toGroupDto(group);
   }
 
-  /** Adds a member and makes the group their default if they have none. */
-  @Transactional()
-  async addMember(groupId: string, userId: string, role: GroupRole): Promise<void> {
+  /** Adds a member with `role` (their default group is the accounts module's to set). */
+  async insertMember(groupId: string, userId: string, role: GroupRole): Promise<void> {
     await this.groups.insertMembership(groupId, userId, role);
-    await this.users.setDefaultGroupIfNone(userId, groupId);
-    await this.changes.publish(groupId, 'user.mutation');
   }
 
   async isMember(groupId: string, userId: string): Promise<boolean> {
@@ -141,13 +135,6 @@ export class GroupsService {
     );
   }
 
-  @Transactional()
-  async create(caller: AuthIdentity, dto: CreateGroupDto): Promise<GroupDto> {
-    const group = await this.createOwnedGroup(caller.id, dto.name, { starter: false });
-    await this.users.setDefaultGroupIfNone(caller.id, group.id);
-    return group;
-  }
-
   async update(user: AuthUser, dto: UpdateGroupDto): Promise<GroupDto> {
     const group = await this.findGroupOrFail(user.groupId);
     if (dto.currency !== undefined) {
@@ -167,22 +154,20 @@ export class GroupsService {
   }
 
   /**
-   * Deletes the group and everything in it, then the stored files of its attachments and the
-   * other files modules keep for it (`keepFilesOf`); refused when it is the caller's only group.
+   * Releases the stored files of a deleted group's attachments and the other files modules
+   * keep for it (`keepFilesOf`), once its deletion has committed.
    */
-  async remove(user: AuthUser): Promise<void> {
-    const { attachments, kept } = await this.deleteGroup(user);
-    await this.changes.publish(user.groupId, 'user.mutation');
-    await this.storedFiles.releaseUnused(attachments);
-    for (const { files, keys } of kept) await files.release(keys);
+  async releaseFilesOf(deleted: DeletedGroup): Promise<void> {
+    await this.storedFiles.releaseUnused(deleted.attachments);
+    for (const { files, keys } of deleted.kept) await files.release(keys);
   }
 
-  /** Members of the group with their roles, by name (then id). */
-  async listMembers(user: AuthUser): Promise<GroupMemberDto[]> {
-    const memberships = await this.groups.findMemberships(user.groupId);
-    return this.toMembers(memberships);
+  /** The group's memberships. */
+  async memberships(groupId: string): Promise<GroupMembershipRecord[]> {
+    return this.groups.findMemberships(groupId);
   }
 
+  /** Removes a member; not the caller, not the group's last member. */
   @Transactional()
   async removeMember(user: AuthUser, memberId: string): Promise<void> {
     if (memberId === user.id) {
@@ -193,12 +178,15 @@ export class GroupsService {
     if (members <= 1) throw new BadRequestException('cannot remove the last member of a group');
     await this.groups.deleteMembership(membership.id);
     this.verified.forgetUser(memberId);
-    await this.repairDefaultGroup(memberId);
-    await this.changes.publish(user.groupId, 'user.mutation');
   }
 
+  /** Changes a member's role; the group's last owner cannot be demoted. */
   @Transactional()
-  async setMemberRole(user: AuthUser, memberId: string, role: GroupRole): Promise<GroupMemberDto> {
+  async setMemberRole(
+    user: AuthUser,
+    memberId: string,
+    role: GroupRole,
+  ): Promise<GroupMembershipRecord> {
     // Lock the group's owner rows so two demotions cannot leave it without an owner.
     const owners = await this.groups.lockOwners(user.groupId);
     const membership = await this.findMembershipOrFail(user.groupId, memberId);
@@ -209,8 +197,7 @@ export class GroupsService {
     await this.groups.saveMembership(membership);
     this.verified.forgetUser(memberId);
     await this.changes.publish(user.groupId, 'user.mutation');
-    const [member] = await this.toMembers([membership]);
-    return member;
+    return membership;
   }
 
   /**
@@ -229,21 +216,16 @@ export class GroupsService {
   }
 
   /**
-   * The group OIDC sign-ins share under `key`, created with `userId` as its owner on first use;
-   * `created` tells which. An advisory lock keeps two first sign-ins from creating two.
+   * Serialises the creation of the group shared under `key` until the unit of work ends, so two
+   * first sign-ins cannot create two.
    */
-  @Transactional()
-  async findOrCreateOidcShared(
-    key: string,
-    name: string,
-    userId: string,
-  ): Promise<{ id: string; created: boolean }> {
+  async lockOidcShared(key: string): Promise<void> {
     await this.groups.lockOidcSharedKey(key);
-    const found = await this.groups.findByOidcSharedKey(key);
-    if (found) return { id: found.id, created: false };
-    const group = await this.createOwnedGroup(userId, name, { starter: false });
-    await this.groups.setOidcSharedKey(group.id, key);
-    return { id: group.id, created: true };
+  }
+
+  /** Makes the group the one OIDC sign-ins share under `key`. */
+  async markOidcShared(groupId: string, key: string): Promise<void> {
+    await this.groups.setOidcSharedKey(groupId, key);
   }
 
   /** The id of the group shared under `key` (see `oidcSharedGroupKey`), if it exists yet. */
@@ -251,20 +233,12 @@ export class GroupsService {
     return (await this.groups.findByOidcSharedKey(key))?.id;
   }
 
-  /** Points the user's default group at one of their groups if it no longer is one. */
-  @Transactional()
-  async repairDefaultGroup(userId: string): Promise<void> {
-    await this.users.keepDefaultGroupAmong(userId, await this.groups.groupIdsOf(userId));
-  }
-
   /**
-   * Deletes the caller's group (not their only one); returns the keys of its stored files, to
-   * delete once this commits.
+   * Deletes the caller's group (not their only one); returns its former members and the keys of
+   * its stored files, to release once this commits (`releaseFilesOf`).
    */
   @Transactional()
-  private async deleteGroup(
-    user: AuthUser,
-  ): Promise<{ attachments: string[]; kept: { files: GroupFiles; keys: string[] }[] }> {
+  async deleteGroup(user: AuthUser): Promise<DeletedGroup> {
     const memberships = await this.groups.countMembershipsOf(user.id);
     if (memberships <= 1) {
       throw new BadRequestException('cannot delete your only group; create or join another first');
@@ -275,15 +249,7 @@ export class GroupsService {
     for (const files of this.groupFiles)
       kept.push({ files, keys: await files.keysOf(user.groupId) });
     await this.groups.delete(user.groupId);
-    for (const member of members) await this.repairDefaultGroup(member.userId);
-    return { attachments, kept };
-  }
-
-  /** The members of these memberships, by name (then id). */
-  private async toMembers(memberships: GroupMembershipRecord[]): Promise<GroupMemberDto[]> {
-    const roles = new Map(memberships.map((membership) => [membership.userId, membership.role]));
-    const users = await this.users.summariesOf([...roles.keys()]);
-    return users.map((user) => ({ ...user, role: roles.get(user.id)! }));
+    return { memberIds: members.map((member) => member.userId), attachments, kept };
   }
 
   private async findGroupOrFail(groupId: string): Promise<GroupRecord> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
+import { AccountsService } from '../accounts/accounts.service.js';
 import type { TroveConfig } from '../config/configuration.js';
 import type { GroupRole } from '../auth/group-role.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
@@ -23,6 +24,7 @@ export class OidcAccountsService {
   constructor(
     private readonly users: UsersService,
     private readonly groups: GroupsService,
+    private readonly accounts: AccountsService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -82,7 +84,7 @@ export class OidcAccountsService {
     };
     // With a shared group the user joins it (below) and gets no group of their own.
     if (sharedRole) return this.users.insertUser(newUser);
-    return this.users.createWithOwnGroup(newUser, OIDC_OWN_GROUP_NAME);
+    return this.accounts.createWithOwnGroup(newUser, OIDC_OWN_GROUP_NAME);
   }
 
   /**
@@ -91,14 +93,18 @@ export class OidcAccountsService {
    */
   private async joinSharedGroup(userId: string, role: GroupRole): Promise<void> {
     const name = this.settings.sharedGroup;
-    const group = await this.groups.findOrCreateOidcShared(oidcSharedGroupKey(name), name, userId);
+    const group = await this.accounts.findOrCreateOidcShared(
+      oidcSharedGroupKey(name),
+      name,
+      userId,
+    );
     if (group.created) {
       await this.groups.applyRole(group.id, userId, role);
-      await this.groups.repairDefaultGroup(userId);
+      await this.accounts.repairDefaultGroup(userId);
     } else if (await this.groups.isMember(group.id, userId)) {
       await this.groups.applyRole(group.id, userId, role);
     } else {
-      await this.groups.addMember(group.id, userId, role);
+      await this.accounts.addMember(group.id, userId, role);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
@@ -14,7 +15,7 @@ import { OidcController } from './oidc.controller.js';
  * logout driven by the provider (back-channel and RP-initiated logout).
  */
 @Module({
-  imports: [AuthModule, UsersModule, GroupsModule],
+  imports: [AuthModule, UsersModule, GroupsModule, AccountsModule],
   controllers: [OidcController],
   providers: [
     OidcProviderService,

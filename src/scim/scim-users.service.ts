@@ -4,6 +4,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
 import SCIMMY from 'scimmy';
 import type { TroveConfig } from '../config/configuration.js';
+import { AccountsService } from '../accounts/accounts.service.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import { filterToSql } from './scim-filter.js';
@@ -98,6 +99,7 @@ export class ScimUsersService implements OnModuleInit {
     private readonly identities: ScimIdentityRepository,
     private readonly users: UsersService,
     private readonly groups: GroupsService,
+    private readonly accounts: AccountsService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -227,9 +229,13 @@ export class ScimUsersService implements OnModuleInit {
     }
     const user = await this.users.insertUser({ name: input.name, email, passwordHash: null });
     const name = this.sharedGroupName;
-    const group = await this.groups.findOrCreateOidcShared(oidcSharedGroupKey(name), name, user.id);
-    if (group.created) await this.groups.repairDefaultGroup(user.id);
-    else await this.groups.addMember(group.id, user.id, SCIM_DEFAULT_ROLE);
+    const group = await this.accounts.findOrCreateOidcShared(
+      oidcSharedGroupKey(name),
+      name,
+      user.id,
+    );
+    if (group.created) await this.accounts.repairDefaultGroup(user.id);
+    else await this.accounts.addMember(group.id, user.id, SCIM_DEFAULT_ROLE);
     await this.identities.save(user.id, {
       userName: input.userName,
       userNameKey: key,

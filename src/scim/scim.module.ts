@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { ScimBodyInterceptor } from './scim-body.interceptor.js';
@@ -14,7 +15,7 @@ import { ScimController } from './scim.controller.js';
  * It acts across users and groups, above both.
  */
 @Module({
-  imports: [UsersModule, GroupsModule],
+  imports: [UsersModule, GroupsModule, AccountsModule],
   controllers: [ScimController],
   providers: [
     ScimUsersService,

@@ -2,11 +2,9 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
-  Inject,
   Injectable,
   NotFoundException,
   UnauthorizedException,
-  forwardRef,
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
@@ -18,9 +16,7 @@ import { VerifiedCredentials } from '../auth/verified-credentials.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { nestsDeeperThan } from '../common/validation/json-depth.js';
 import type { TroveConfig } from '../config/configuration.js';
-import { GroupInvitationsService } from '../groups/group-invitations.service.js';
 import { GroupsService } from '../groups/groups.service.js';
-import type { RegisterDto } from './dto/register.dto.js';
 import type { ChangePasswordDto, UpdateSelfDto, UserDto } from './dto/user.dto.js';
 import { toUserDto } from './user.mapper.js';
 import type { UserRecord } from './user.record.js';
@@ -39,10 +35,6 @@ export class AccountDisabledException extends ForbiddenException {
     super(ACCOUNT_DISABLED);
   }
 }
-
-/** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
-export const homeGroupName = (name: string): string =>
-  `${name.slice(0, 255 - "'s Home".length)}'s Home`;
 
 /** E-mail addresses are stored trimmed and lower-cased, so uniqueness ignores case. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
@@ -63,55 +55,13 @@ export class UsersService {
     private readonly sessions: SessionsService,
     private readonly apiKeys: ApiKeysService,
     private readonly verified: VerifiedCredentials,
-    // The groups module sets its members' default group here: each resolves the other late.
-    @Inject(forwardRef(() => GroupsService)) private readonly groups: Readonly<GroupsService>,
-    private readonly invitations: GroupInvitationsService,
+    private readonly groups: GroupsService,
     private readonly config: ConfigService<TroveConfig, true>,
     private readonly changes: ChangeEvents,
   ) {}
 
   private get options(): TroveConfig['options'] {
     return this.config.get('options', { infer: true });
-  }
-
-  /**
-   * Creates a user. Without an invitation token they get a new group of their own; with one
-   * they join its group with its role.
-   */
-  async register(dto: RegisterDto): Promise<void> {
-    if (!this.options.allowLocalLogin) throw new ForbiddenException(LOCAL_LOGIN_DISABLED);
-    const token = dto.token?.trim() || undefined;
-    if (!token && !this.options.allowRegistration) {
-      throw new ForbiddenException('user registration disabled');
-    }
-    const passwordHash = await this.passwords.hash(dto.password);
-    await this.registerHashed(
-      { name: dto.name.trim() || dto.name, email: dto.email, passwordHash },
-      token,
-    );
-  }
-
-  @Transactional()
-  private async registerHashed(newUser: NewUser, token: string | undefined): Promise<void> {
-    if (token) {
-      const invitation = await this.invitations.claim(token);
-      const user = await this.insertUser(newUser);
-      await this.groups.addMember(invitation.groupId, user.id, invitation.role);
-    } else {
-      await this.createWithOwnGroup(newUser, homeGroupName(newUser.name));
-    }
-  }
-
-  /** Inserts a user and a group they own, seeded with starter locations and tags. */
-  @Transactional()
-  async createWithOwnGroup(newUser: NewUser, groupName: string): Promise<UserRecord> {
-    const user = await this.insertUser(newUser);
-    const group = await this.groups.createOwnedGroup(user.id, groupName, {
-      starter: true,
-    });
-    user.defaultGroupId = group.id;
-    await this.users.setDefaultGroup(user.id, group.id);
-    return user;
   }
 
   async insertUser(newUser: NewUser): Promise<UserRecord> {
@@ -276,6 +226,11 @@ export class UsersService {
 
   private async groupIdsOf(userId: string): Promise<string[]> {
     return this.groups.groupIdsOf(userId);
+  }
+
+  /** Makes `groupId` the user's default group (one of their groups). */
+  async setDefaultGroup(userId: string, groupId: string): Promise<void> {
+    await this.users.setDefaultGroup(userId, groupId);
   }
 
   /** Makes `groupId` the user's default group if they have none. */

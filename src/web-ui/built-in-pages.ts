@@ -8,6 +8,7 @@ import { REMEMBER_COOKIE, SESSION_COOKIE } from '../auth/token-extraction.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import type { TroveConfig } from '../config/configuration.js';
+import { AccountsService } from '../accounts/accounts.service.js';
 import { GroupsService } from '../groups/groups.service.js';
 import { RegisterDto } from '../users/dto/register.dto.js';
 import { PasswordSignInService } from '../users/password-sign-in.service.js';
@@ -62,6 +63,7 @@ export class BuiltInPages {
     private readonly passwordSignIn: PasswordSignInService,
     private readonly users: UsersService,
     private readonly groups: GroupsService,
+    private readonly accounts: AccountsService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -206,7 +208,7 @@ export class BuiltInPages {
       });
     }
     try {
-      await this.users.register(dto);
+      await this.accounts.register(dto);
     } catch (error) {
       if (error instanceof HttpException && error.getStatus() < 500) {
         return refuse(error.getStatus(), { message: error.message });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { BuiltInPages } from './built-in-pages.js';
@@ -10,7 +11,7 @@ import { WebUi } from './web-ui.js';
  * (Homebox's web UI) or, without one, Trove's own sign-in and signed-in pages.
  */
 @Module({
-  imports: [AuthModule, UsersModule, GroupsModule],
+  imports: [AuthModule, UsersModule, GroupsModule, AccountsModule],
   providers: [BuiltInPages, WebUi],
   exports: [WebUi],
 })

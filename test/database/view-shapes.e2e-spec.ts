@@ -4,7 +4,7 @@ import { useSharedApp } from '../support/api.js';
 import {
   attachmentSummaryJson,
   toAttachmentSummary,
-} from '../../src/attachments/attachment.mapper.js';
+} from '../../src/entities/attachments/attachment.mapper.js';
 import { AttachmentRecord } from '../../src/attachments/attachment.record.js';
 import { assetIdSql, formatAssetId, MAX_ASSET_ID } from '../../src/common/asset-id.js';
 import { EntityFieldRecord } from '../../src/entities/entity-field.record.js';

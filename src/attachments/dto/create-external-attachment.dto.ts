@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { Trim } from '../../common/validation/trim.decorator.js';
-import { USER_ATTACHMENT_TYPES, type UserAttachmentType } from '../attachment-type.js';
+import {
+  USER_ATTACHMENT_TYPES,
+  type UserAttachmentType,
+} from '../../entities/attachments/attachment-type.js';
 
 export const LINK_URL_MAX_LENGTH = 2048;
 export const LINK_URL_MESSAGE =

@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { USER_ATTACHMENT_TYPES, type UserAttachmentType } from '../attachment-type.js';
+import {
+  USER_ATTACHMENT_TYPES,
+  type UserAttachmentType,
+} from '../../entities/attachments/attachment-type.js';
 
 /** The body of PUT /entities/{id}/attachments/{attachment_id}: a full replacement. */
 export class UpdateAttachmentDto {

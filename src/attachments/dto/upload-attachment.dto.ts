@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { USER_ATTACHMENT_TYPES, type UserAttachmentType } from '../attachment-type.js';
+import {
+  USER_ATTACHMENT_TYPES,
+  type UserAttachmentType,
+} from '../../entities/attachments/attachment-type.js';
 
 /**
  * The multipart form of POST /entities/{id}/attachments (Homebox §11). Documentation only: the

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AttachmentSummaryDto } from '../../attachments/dto/attachment.dto.js';
+import { AttachmentSummaryDto } from '../attachments/attachment.dto.js';
 import { FIELD_TYPES, type FieldType } from '../../common/field-type.js';
 import { EntityTypeSummaryDto } from '../../entity-types/dto/entity-type-summary.dto.js';
 import { TagSummaryDto } from '../../tags/dto/tag-summary.dto.js';

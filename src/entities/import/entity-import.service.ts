@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
-import type { StagedUpload } from '../../attachments/upload/staged-upload.engine.js';
+import type { StagedUpload } from '../../common/upload/staged-upload.engine.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import {
   FileProblemsException,

@@ -1,5 +1,5 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { AttachmentStoredDto } from '../../attachments/dto/attachment.dto.js';
+import { AttachmentStoredDto } from '../../entities/attachments/attachment.dto.js';
 import { EntityStoredDto } from '../../entities/dto/entity-stored.dto.js';
 import { EntityTypeStoredDto } from '../../entity-types/dto/entity-type-stored.dto.js';
 import { MaintenanceEntryStoredDto } from '../../maintenance/dto/maintenance-entry-stored.dto.js';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ATTACHMENT_TYPES, type AttachmentType } from '../attachment-type.js';
+import { ATTACHMENT_TYPES, type AttachmentType } from './attachment-type.js';
 
 /** An attachment in the stored view (spec §2.2, `thumbnail`): snake_case, with edges. */
 export class AttachmentStoredDto {

@@ -15,16 +15,17 @@ import { UserScope } from '../auth/decorators/user-scope.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
-import { CreateGroupDto, GroupDto, UpdateGroupDto } from './dto/group.dto.js';
+import { CreateGroupDto, GroupDto, UpdateGroupDto } from '../groups/dto/group.dto.js';
 import {
   CreateInvitationDto,
   GroupInvitationCreatedDto,
   GroupInvitationDto,
   JoinedGroupDto,
-} from './dto/group-invitation.dto.js';
-import { GroupMemberDto, UpdateMemberRoleDto } from './dto/group-member.dto.js';
-import { GroupInvitationsService } from './group-invitations.service.js';
-import { GroupsService } from './groups.service.js';
+} from '../groups/dto/group-invitation.dto.js';
+import { GroupMemberDto, UpdateMemberRoleDto } from '../groups/dto/group-member.dto.js';
+import { GroupInvitationsService } from '../groups/group-invitations.service.js';
+import { GroupsService } from '../groups/groups.service.js';
+import { AccountsService } from './accounts.service.js';
 
 @ApiTags('groups')
 @ApiAuth()
@@ -33,6 +34,7 @@ export class GroupsController {
   constructor(
     private readonly groups: GroupsService,
     private readonly invitations: GroupInvitationsService,
+    private readonly accounts: AccountsService,
   ) {}
 
   @Get()
@@ -61,7 +63,7 @@ export class GroupsController {
     @CurrentIdentity() caller: AuthIdentity,
     @Body() dto: CreateGroupDto,
   ): Promise<GroupDto> {
-    return this.groups.create(caller, dto);
+    return this.accounts.createGroup(caller, dto);
   }
 
   @Delete()
@@ -71,7 +73,7 @@ export class GroupsController {
   @ApiNoContentResponse()
   @ApiErrors(400)
   deleteGroup(@CurrentUser() user: AuthUser): Promise<void> {
-    return this.groups.remove(user);
+    return this.accounts.removeGroup(user);
   }
 
   @Get('all')
@@ -86,7 +88,7 @@ export class GroupsController {
   @ApiOperation({ summary: 'Members of the group with their roles' })
   @ApiOkResponse({ type: [GroupMemberDto] })
   listMembers(@CurrentUser() user: AuthUser): Promise<GroupMemberDto[]> {
-    return this.groups.listMembers(user);
+    return this.accounts.listMembers(user);
   }
 
   @Put('members/:user_id')
@@ -100,7 +102,7 @@ export class GroupsController {
     @UuidParam('user_id') memberId: string,
     @Body() dto: UpdateMemberRoleDto,
   ): Promise<GroupMemberDto> {
-    return this.groups.setMemberRole(user, memberId, dto.role);
+    return this.accounts.setMemberRole(user, memberId, dto.role);
   }
 
   @Delete('members/:user_id')
@@ -114,7 +116,7 @@ export class GroupsController {
     @CurrentUser() user: AuthUser,
     @UuidParam('user_id') memberId: string,
   ): Promise<void> {
-    return this.groups.removeMember(user, memberId);
+    return this.accounts.removeMember(user, memberId);
   }
 
   @Get('invitations')
@@ -163,6 +165,6 @@ export class GroupsController {
     @CurrentIdentity() caller: AuthIdentity,
     @Param('token') token: string,
   ): Promise<JoinedGroupDto> {
-    return this.invitations.accept(caller, token);
+    return this.accounts.acceptInvitation(caller, token);
   }
 }

@@ -1,6 +1,6 @@
-import { isoTimestamp, jsonObject } from '../database/json.sql.js';
-import type { AttachmentRecord } from './attachment.record.js';
-import type { AttachmentStoredDto, AttachmentSummaryDto } from './dto/attachment.dto.js';
+import { isoTimestamp, jsonObject } from '../../database/json.sql.js';
+import type { AttachmentRecord } from '../../attachments/attachment.record.js';
+import type { AttachmentStoredDto, AttachmentSummaryDto } from './attachment.dto.js';
 
 export const toAttachmentStored = (
   record: AttachmentRecord,
