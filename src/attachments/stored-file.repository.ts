@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.js';
-import {
-  LOCK_KEY,
-  PATH_USED,
-  PATHS_OF_ENTITIES,
-  PATHS_OF_GROUP,
-} from './stored-file.sql.js';
+import { LOCK_KEY, PATH_USED, PATHS_OF_ENTITIES, PATHS_OF_GROUP } from './stored-file.sql.js';
 
 /**
  * What the database knows of stored files: the attachment rows that use a key (their `path`)
