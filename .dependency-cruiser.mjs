@@ -9,8 +9,6 @@
  *   they are not followed (`tsPreCompilationDeps: false`). Records name the records they relate
  *   to by string (`@ManyToOne('GroupRecord', ...)`) and import the other record's class as a type
  *   only, so relations between records in different modules are not dependencies.
- * - `src/database/records.ts`, the data source's list of every module's records: it is the one
- *   place the database layer names the records it maps, and imports nothing else from them.
  * - Tests (`*.spec.ts`).
  *
  * @type {import('dependency-cruiser').IConfiguration}
@@ -29,7 +27,7 @@ export default {
   options: {
     doNotFollow: { path: 'node_modules' },
     includeOnly: '^src/',
-    exclude: { path: ['\\.spec\\.ts$', '^src/database/records\\.ts$'] },
+    exclude: { path: ['\\.spec\\.ts$'] },
     tsPreCompilationDeps: false,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },

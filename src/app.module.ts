@@ -30,6 +30,7 @@ import { ProductsModule } from './products/products.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { ScimModule } from './scim/scim.module.js';
+import { RECORDS } from './records.js';
 import { StatisticsModule } from './statistics/statistics.module.js';
 import { StockModule } from './stock/stock.module.js';
 import { StatusModule } from './status/status.module.js';
@@ -56,6 +57,7 @@ export class AppModule {
         DatabaseModule.forRoot(
           databaseUrl,
           { size: config.database.poolSize, waitMs: config.database.poolWaitMs },
+          RECORDS,
           databaseServer,
         ),
         JobsModule.forRoot({

@@ -3,7 +3,6 @@ import type { DataSourceOptions } from 'typeorm';
 import { applyConnectionSettings } from './connection-settings.js';
 import { watchPoolClient } from './database-availability.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { RECORDS } from './records.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /** `date` columns stay `YYYY-MM-DD` strings; pg's default makes local-midnight Dates. */
@@ -12,16 +11,19 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 /**
  * The one options builder used by the app, the migration command and the tests. `poolWaitMs`
  * bounds the wait for a free connection; past it the request fails as database-unavailable (503).
+ * `records` are the persistence classes to map, passed down by the app (`src/records.ts`), which
+ * sits above every module that owns one; migrations need none.
  */
 export function buildDataSourceOptions(
   url: string,
   poolSize = 10,
   poolWaitMs = 10_000,
+  records: NonNullable<DataSourceOptions['entities']> = [],
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: RECORDS,
+    entities: records,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { AttributedTransactionalAdapter, attributeRequest } from './change-attribution.js';
 import { Database } from './database.js';
@@ -23,6 +23,7 @@ export class DatabaseModule {
   static forRoot(
     url: string,
     pool: { size: number; waitMs: number },
+    records: NonNullable<DataSourceOptions['entities']> = [],
     server?: DatabaseServer,
   ): DynamicModule {
     return {
@@ -30,7 +31,7 @@ export class DatabaseModule {
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(url, pool.size, pool.waitMs),
+          useFactory: () => buildDataSourceOptions(url, pool.size, pool.waitMs, records),
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
             await runMigrations(dataSource);

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
 import { runMigrations } from '../../src/database/migrate.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { RECORDS } from '../../src/records.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const tablesOf = async (dataSource: DataSource): Promise<string[]> => {
@@ -19,7 +20,9 @@ describe('migrations', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase({ empty: true });
-    dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+    dataSource = await new DataSource(
+      buildDataSourceOptions(database.url, 2, undefined, RECORDS),
+    ).initialize();
   });
   afterAll(async () => {
     await dataSource.destroy();
@@ -106,7 +109,11 @@ describe('migrations started by several instances at once', () => {
   beforeAll(async () => {
     database = await createTestDatabase({ empty: true });
     for (let i = 0; i < 3; i++) {
-      dataSources.push(await new DataSource(buildDataSourceOptions(database.url, 2)).initialize());
+      dataSources.push(
+        await new DataSource(
+          buildDataSourceOptions(database.url, 2, undefined, RECORDS),
+        ).initialize(),
+      );
     }
   });
   afterAll(async () => {
@@ -130,7 +137,9 @@ describe('the migration that marks the OIDC shared group on the group itself', (
 
   beforeAll(async () => {
     database = await createTestDatabase({ empty: true });
-    dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+    dataSource = await new DataSource(
+      buildDataSourceOptions(database.url, 2, undefined, RECORDS),
+    ).initialize();
     await runMigrations(dataSource);
   });
   afterAll(async () => {
@@ -173,7 +182,9 @@ describe('the migration that pairs each attachment token with its session', () =
 
   beforeAll(async () => {
     database = await createTestDatabase({ empty: true });
-    dataSource = await new DataSource(buildDataSourceOptions(database.url, 2)).initialize();
+    dataSource = await new DataSource(
+      buildDataSourceOptions(database.url, 2, undefined, RECORDS),
+    ).initialize();
     await runMigrations(dataSource);
   });
   afterAll(async () => {
