@@ -48,8 +48,8 @@ export function configureApp(
   // WebSocket upgrades (the change feed) go to `ws` on the same HTTP server.
   app.useWebSocketAdapter(new WsAdapter(app));
   app.disable('x-powered-by');
-  // An ETag is sent where Trove knows the version of an answer (kept answers, files), not
-  // computed by hashing every answer.
+  // An ETag is sent where Trove knows the version of a response (the response cache, files), not
+  // computed by hashing every response.
   app.set('etag', false);
   if (config.web.trustProxy) app.set('trust proxy', true);
   app.use(requestLogging(logger));

@@ -18,7 +18,7 @@ import {
 } from './download-rules.js';
 
 /** How to answer a download: status, headers, and the bytes (or a small JSON error). */
-export interface DownloadAnswer {
+export interface DownloadResponse {
   status: 200 | 206 | 302 | 304 | 416;
   headers: Record<string, string>;
   /** Opens the bytes to send; absent when there is no body. */
@@ -46,7 +46,7 @@ export class AttachmentDownloadsService {
     id: string,
     method: string,
     conditions: DownloadConditions,
-  ): Promise<DownloadAnswer> {
+  ): Promise<DownloadResponse> {
     const record = await this.attachments.findOwnedOrFail(user, entityId, id);
     if (record.mimeType === LINK_MIME_TYPE) {
       return { status: 302, headers: { Location: record.path, 'Cache-Control': 'no-store' } };

@@ -31,11 +31,14 @@ import { AllowAttachmentToken } from '../auth/decorators/allow-attachment-token.
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
-import { AttachmentDownloadsService, type DownloadAnswer } from './attachment-downloads.service.js';
+import {
+  AttachmentDownloadsService,
+  type DownloadResponse,
+} from './attachment-downloads.service.js';
 import { AttachmentsService } from './attachments.service.js';
 import type { DownloadConditions } from './download-rules.js';
 import { CreateExternalAttachmentDto } from './dto/create-external-attachment.dto.js';
@@ -88,7 +91,7 @@ export class AttachmentsController {
     @UuidParam('id') id: string,
     @UploadedFile() file: StagedUpload | undefined,
     @Body() form: Record<string, unknown>,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.attachments.upload(user, id, file, form);
   }
 
@@ -105,7 +108,7 @@ export class AttachmentsController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: CreateExternalAttachmentDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.attachments.createExternal(user, id, dto);
   }
 
@@ -161,7 +164,7 @@ export class AttachmentsController {
     @UuidParam('id') id: string,
     @UuidParam('attachment_id') attachmentId: string,
     @Body() dto: UpdateAttachmentDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.attachments.update(user, id, attachmentId, dto);
   }
 
@@ -185,7 +188,7 @@ export class AttachmentsController {
   }
 
   /** Writes a download; the bytes are opened first, so a failure to open is a normal error. */
-  private async send(response: Response, answer: DownloadAnswer): Promise<void> {
+  private async send(response: Response, answer: DownloadResponse): Promise<void> {
     const body = answer.open ? await answer.open() : undefined;
     response.status(answer.status);
     for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);

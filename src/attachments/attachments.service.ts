@@ -4,7 +4,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import type { EntitySummaryDto } from '../entities/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityParts } from '../entities/entity-parts.js';
@@ -52,7 +52,7 @@ export class AttachmentsService implements OnModuleInit {
     entityId: string,
     file: StagedUpload | undefined,
     form: unknown,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     try {
       const fields = parseUploadFields(form, file !== undefined);
       const staged = file!;
@@ -73,7 +73,7 @@ export class AttachmentsService implements OnModuleInit {
     user: AuthUser,
     entityId: string,
     dto: CreateExternalAttachmentDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     const url = new URL(dto.external_id);
     const title = dto.title?.trim() || fitTitle(`${url.origin}${url.pathname}`);
     await this.entities.findOwned(user, entityId);
@@ -98,7 +98,7 @@ export class AttachmentsService implements OnModuleInit {
     entityId: string,
     id: string,
     dto: UpdateAttachmentDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     await this.entities.findOwned(user, entityId);
     await this.updateLocked(user.groupId, entityId, id, dto);
     await this.changes.publish(user.groupId, 'entity.mutation');

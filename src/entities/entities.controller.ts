@@ -36,7 +36,7 @@ import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { FileProblemsResponseDto } from '../common/errors/error-response.dto.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
 import { ApiCsv, sendCsv } from '../common/http/csv-download.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { BulkEntityChangeDto, BulkEntityChangeResultDto } from './dto/bulk-entity-change.dto.js';
@@ -87,7 +87,7 @@ export class EntitiesController {
   listEntities(
     @CurrentUser() user: AuthUser,
     @Query() query: ListEntitiesQueryDto,
-  ): Promise<JsonAnswer<EntityPageDto>> {
+  ): Promise<JsonText<EntityPageDto>> {
     return this.entities.list(user, query);
   }
 
@@ -99,7 +99,7 @@ export class EntitiesController {
   createEntity(
     @CurrentUser() user: AuthUser,
     @Body() dto: CreateEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.entities.create(user, dto);
   }
 
@@ -190,7 +190,7 @@ export class EntitiesController {
   getEntityTree(
     @CurrentUser() user: AuthUser,
     @Query() query: EntityTreeQueryDto,
-  ): Promise<JsonAnswer<EntityTreeNodeDto[]>> {
+  ): Promise<JsonText<EntityTreeNodeDto[]>> {
     return this.entities.tree(user, query.withItems ?? false);
   }
 
@@ -242,7 +242,7 @@ export class EntitiesController {
   getEntity(
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.entities.get(user, id);
   }
 
@@ -259,7 +259,7 @@ export class EntitiesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: UpdateEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.entities.update(user, id, dto);
   }
 
@@ -272,7 +272,7 @@ export class EntitiesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: PatchEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.entities.patch(user, id, dto);
   }
 
@@ -298,7 +298,7 @@ export class EntitiesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: DuplicateEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     return this.duplicates.duplicate(user, id, dto);
   }
 
@@ -330,7 +330,7 @@ export class AssetsController {
     @CurrentUser() user: AuthUser,
     @Param('id') assetId: string,
     @Query() query: AssetPageQueryDto,
-  ): Promise<JsonAnswer<AssetPageDto>> {
+  ): Promise<JsonText<AssetPageDto>> {
     return this.entities.findByAssetId(user, assetId, query.page, query.pageSize);
   }
 }

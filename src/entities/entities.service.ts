@@ -8,9 +8,9 @@ import {
 import { EntityParts, type EntityFiles } from './entity-parts.js';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { KeptAnswers } from '../common/cache/kept-answers.js';
+import { ResponseCache } from '../common/cache/response-cache.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
-import { JsonAnswer } from '../common/http/json-answer.js';
+import { JsonText } from '../common/http/json-text.js';
 import { compareByName } from '../database/name-order.js';
 import type { FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
@@ -81,7 +81,7 @@ export class EntitiesService implements OnModuleInit {
   ) {}
 
   /** Trees of locations built lately, by group, with the version of the tree they show. */
-  private readonly locationTrees = new KeptAnswers();
+  private readonly locationTrees = new ResponseCache();
 
   /**
    * Unarchived entities of every group whose warranty (not a lifetime one) ends between `from`
@@ -96,7 +96,7 @@ export class EntitiesService implements OnModuleInit {
    * stores nothing are they looked up one by one, to answer which was wrong (or, when the group
    * has no item type left, to make one and try again).
    */
-  async create(user: AuthUser, dto: CreateEntityDto): Promise<JsonAnswer<EntitySummaryDto>> {
+  async create(user: AuthUser, dto: CreateEntityDto): Promise<JsonText<EntitySummaryDto>> {
     const tagIds = [...new Set(dto.tagIds ?? [])];
     const values = {
       name: dto.name,
@@ -177,7 +177,7 @@ export class EntitiesService implements OnModuleInit {
     this.entityTypes.countUsesWith((typeId) => this.entities.countOfType(typeId));
   }
 
-  async get(user: AuthUser, id: string): Promise<JsonAnswer<EntitySummaryDto>> {
+  async get(user: AuthUser, id: string): Promise<JsonText<EntitySummaryDto>> {
     return this.views.summary(user.groupId, id);
   }
 
@@ -186,7 +186,7 @@ export class EntitiesService implements OnModuleInit {
     user: AuthUser,
     id: string,
     dto: UpdateEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     await this.replace(user, id, dto);
     return this.views.summary(user.groupId, id);
   }
@@ -196,7 +196,7 @@ export class EntitiesService implements OnModuleInit {
     user: AuthUser,
     id: string,
     dto: PatchEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     await this.change(user, id, dto);
     return this.views.summary(user.groupId, id);
   }
@@ -312,7 +312,7 @@ export class EntitiesService implements OnModuleInit {
     return copy.id;
   }
 
-  async list(user: AuthUser, query: ListEntitiesQueryDto): Promise<JsonAnswer<EntityPageDto>> {
+  async list(user: AuthUser, query: ListEntitiesQueryDto): Promise<JsonText<EntityPageDto>> {
     const filter = buildEntityFilter(user.groupId, query);
     const paged = query.page !== undefined || query.pageSize !== undefined;
     const pageSize = query.pageSize && query.pageSize > 0 ? query.pageSize : paged ? 10 : 0;
@@ -324,7 +324,7 @@ export class EntitiesService implements OnModuleInit {
       (page - 1) * pageSize,
     );
     // The page's views are JSON already: the envelope is written around them.
-    return new JsonAnswer(
+    return new JsonText(
       `{"page":${query.page ?? -1},"pageSize":${query.pageSize ?? -1},"total":${total},` +
         `"items":[${items.join(',')}],"totalPrice":${JSON.stringify(totalPrice)}}`,
     );
@@ -336,7 +336,7 @@ export class EntitiesService implements OnModuleInit {
     assetIdText: string,
     page: number | undefined,
     pageSize: number | undefined,
-  ): Promise<JsonAnswer<AssetPageDto>> {
+  ): Promise<JsonText<AssetPageDto>> {
     const assetId = readAssetId(assetIdText);
     if (assetId.problem !== undefined || assetId.value === 0n) {
       throw new BadRequestException(
@@ -347,7 +347,7 @@ export class EntitiesService implements OnModuleInit {
     }
     const ids = await this.entities.idsByAssetId(user.groupId, assetId.value);
     const items = await this.views.childSummaries(user.groupId, ids);
-    return new JsonAnswer(
+    return new JsonText(
       `{"page":${page ?? -1},"pageSize":${pageSize ?? -1},"total":${items.length},` +
         `"items":[${items.join(',')}]}`,
     );
@@ -370,9 +370,9 @@ export class EntitiesService implements OnModuleInit {
    * version of the group's tree of locations (`location_versions`) and carries that version as
    * its ETag.
    */
-  async tree(user: AuthUser, withItems: boolean): Promise<JsonAnswer<EntityTreeNodeDto[]>> {
+  async tree(user: AuthUser, withItems: boolean): Promise<JsonText<EntityTreeNodeDto[]>> {
     const { groupId } = user;
-    if (withItems) return JsonAnswer.of(await this.buildTree(groupId, true));
+    if (withItems) return JsonText.of(await this.buildTree(groupId, true));
     const version = await this.entities.locationTreeVersion(groupId);
     return this.locationTrees.json(groupId, version, () => this.buildTree(groupId, false));
   }

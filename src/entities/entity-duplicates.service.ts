@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import type { DuplicateEntityDto } from './dto/duplicate-entity.dto.js';
 import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
 import { EntitiesService } from './entities.service.js';
@@ -28,7 +28,7 @@ export class EntityDuplicatesService {
     user: AuthUser,
     id: string,
     dto: DuplicateEntityDto,
-  ): Promise<JsonAnswer<EntitySummaryDto>> {
+  ): Promise<JsonText<EntitySummaryDto>> {
     const copyId = await this.copy(user, id, dto);
     return this.views.summary(user.groupId, copyId);
   }

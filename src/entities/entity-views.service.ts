@@ -1,5 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { JsonAnswer } from '../common/http/json-answer.js';
+import { JsonText } from '../common/http/json-text.js';
 import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
 import type { EntityFilter } from './entity-filter.js';
 import { linkEntityViews } from './entity.mapper.js';
@@ -53,9 +53,9 @@ export class EntityViewsService {
   }
 
   /** The summary view of one entity of the group, or 404. */
-  async summary(groupId: string, id: string): Promise<JsonAnswer<EntitySummaryDto>> {
+  async summary(groupId: string, id: string): Promise<JsonText<EntitySummaryDto>> {
     const [summary] = linkEntityViews(await this.entities.summaryRows(groupId, id)).summaries;
     if (summary === undefined) throw new NotFoundException(`entity ${id} not found`);
-    return new JsonAnswer(summary);
+    return new JsonText(summary);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
-import { JsonAnswer } from '../common/http/json-answer.js';
+import { JsonText } from '../common/http/json-text.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { JobQueue } from '../jobs/job-queue.js';
@@ -54,7 +54,7 @@ export class EntityHistoryService implements OnModuleInit {
     user: AuthUser,
     entityId: string,
     query: HistoryPageQueryDto,
-  ): Promise<JsonAnswer<HistoryPageDto>> {
+  ): Promise<JsonText<HistoryPageDto>> {
     const { page, pageSize } = paging(query);
     const found = await this.history.pageOfEntity(
       user.groupId,
@@ -67,7 +67,7 @@ export class EntityHistoryService implements OnModuleInit {
   }
 
   /** The group's changes that pass the query's filter, newest first. */
-  async audit(user: AuthUser, query: AuditQueryDto): Promise<JsonAnswer<HistoryPageDto>> {
+  async audit(user: AuthUser, query: AuditQueryDto): Promise<JsonText<HistoryPageDto>> {
     const { page, pageSize } = paging(query);
     const since = query.since ? new Date(query.since) : null;
     const until = query.until ? new Date(query.until) : null;
@@ -105,8 +105,8 @@ function paging(query: HistoryPageQueryDto): { page: number; pageSize: number } 
 }
 
 /** The page as JSON (`writeJson`: asset ids as JSON numbers with all their digits). */
-function toPage(found: HistoryPage, page: number, pageSize: number): JsonAnswer<HistoryPageDto> {
-  return JsonAnswer.of({
+function toPage(found: HistoryPage, page: number, pageSize: number): JsonText<HistoryPageDto> {
+  return JsonText.of({
     page,
     pageSize,
     total: found.total,

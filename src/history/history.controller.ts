@@ -5,7 +5,7 @@ import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { Roles } from '../auth/decorators/roles.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { HistoryPageDto } from './dto/history-entry.dto.js';
 import { AuditQueryDto, HistoryPageQueryDto } from './dto/history-queries.dto.js';
@@ -36,7 +36,7 @@ export class EntityHistoryController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Query() query: HistoryPageQueryDto,
-  ): Promise<JsonAnswer<HistoryPageDto>> {
+  ): Promise<JsonText<HistoryPageDto>> {
     return this.history.ofEntity(user, id, query);
   }
 }
@@ -59,7 +59,7 @@ export class AuditController {
   listAudit(
     @CurrentUser() user: AuthUser,
     @Query() query: AuditQueryDto,
-  ): Promise<JsonAnswer<HistoryPageDto>> {
+  ): Promise<JsonText<HistoryPageDto>> {
     return this.history.audit(user, query);
   }
 }

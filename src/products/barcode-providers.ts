@@ -14,7 +14,7 @@ export const UPCITEMDB_NAME = 'upcitemdb.com';
 export const OPEN_FOOD_FACTS_NAME = 'openfoodfacts.org';
 
 /** A provider answered, but not with something we can read: treated like an unreachable provider. */
-export class ProviderAnswerError extends Error {}
+export class ProviderResponseError extends Error {}
 
 type Json = Record<string, unknown>;
 
@@ -44,9 +44,10 @@ function parseJson(body: Buffer): Json {
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new ProviderAnswerError('answered with a body that is not JSON');
+    throw new ProviderResponseError('answered with a body that is not JSON');
   }
-  if (!isObject(parsed)) throw new ProviderAnswerError('answered with JSON that is not an object');
+  if (!isObject(parsed))
+    throw new ProviderResponseError('answered with JSON that is not an object');
   return parsed;
 }
 
@@ -55,11 +56,12 @@ function parseJson(body: Buffer): Json {
  * `{items: [{ean, title, description, brand, model, images: [...]}]}`. 404 means nothing found;
  * items without a title, brand or model are skipped.
  */
-export function parseUpcitemdbAnswer(status: number, body: Buffer, code: string): ProductHit[] {
+export function parseUpcitemdbResponse(status: number, body: Buffer, code: string): ProductHit[] {
   if (status === 404) return [];
-  if (status !== 200) throw new ProviderAnswerError(`answered HTTP ${status}`);
+  if (status !== 200) throw new ProviderResponseError(`answered HTTP ${status}`);
   const json = parseJson(body);
-  if (!Array.isArray(json.items)) throw new ProviderAnswerError('answered without an items array');
+  if (!Array.isArray(json.items))
+    throw new ProviderResponseError('answered without an items array');
   return json.items.filter(isObject).flatMap((item): ProductHit[] => {
     const manufacturer = text(item.brand);
     const modelNumber = text(item.model);
@@ -87,12 +89,16 @@ export function parseUpcitemdbAnswer(status: number, body: Buffer, code: string)
  * product name, else the generic name, else the brands; the description joins the generic
  * name, categories and quantity with " | ".
  */
-export function parseOpenFoodFactsAnswer(status: number, body: Buffer, code: string): ProductHit[] {
-  if (status !== 200 && status !== 404) throw new ProviderAnswerError(`answered HTTP ${status}`);
+export function parseOpenFoodFactsResponse(
+  status: number,
+  body: Buffer,
+  code: string,
+): ProductHit[] {
+  if (status !== 200 && status !== 404) throw new ProviderResponseError(`answered HTTP ${status}`);
   const json = parseJson(body);
   if (json.status === 0 || json.status === '0') return [];
   if ((json.status !== 1 && json.status !== '1') || !isObject(json.product)) {
-    throw new ProviderAnswerError('answered neither status 0 nor status 1 with a product');
+    throw new ProviderResponseError('answered neither status 0 nor status 1 with a product');
   }
   const product = json.product;
   const genericName = text(product.generic_name);

@@ -8,8 +8,8 @@ import { OutboundError } from '../outbound/outbound-errors.js';
 import { OutboundHttpService } from '../outbound/outbound-http.service.js';
 import {
   OPEN_FOOD_FACTS_NAME,
-  parseOpenFoodFactsAnswer,
-  parseUpcitemdbAnswer,
+  parseOpenFoodFactsResponse,
+  parseUpcitemdbResponse,
   UPCITEMDB_NAME,
   type ProductHit,
 } from './barcode-providers.js';
@@ -123,7 +123,7 @@ export class ProductsService {
               maxBytes: PROVIDER_MAX_BYTES,
             },
           );
-          return parseUpcitemdbAnswer(response.status, response.body, code);
+          return parseUpcitemdbResponse(response.status, response.body, code);
         },
       });
     }
@@ -140,7 +140,7 @@ export class ProductsService {
               maxBytes: PROVIDER_MAX_BYTES,
             },
           );
-          return parseOpenFoodFactsAnswer(response.status, response.body, code);
+          return parseOpenFoodFactsResponse(response.status, response.body, code);
         },
       });
     }

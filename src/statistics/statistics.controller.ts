@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import {
   GroupStatisticsDto,
   TotalsByOrganizerDto,
@@ -61,9 +61,7 @@ export class StatisticsController {
   })
   @ApiOkResponse({ type: [TotalsByOrganizerDto] })
   @ApiResponse({ status: 304, description: 'The totals are still the ones of the ETag' })
-  getLocationStatistics(
-    @CurrentUser() user: AuthUser,
-  ): Promise<JsonAnswer<TotalsByOrganizerDto[]>> {
+  getLocationStatistics(@CurrentUser() user: AuthUser): Promise<JsonText<TotalsByOrganizerDto[]>> {
     return this.statistics.locations(user);
   }
 

@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../auth/auth-user.js';
-import { KeptAnswers } from '../common/cache/kept-answers.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import { ResponseCache } from '../common/cache/response-cache.js';
+import type { JsonText } from '../common/http/json-text.js';
 import type {
   GroupStatisticsDto,
   TotalsByOrganizerDto,
@@ -39,7 +39,7 @@ export class StatisticsService {
   constructor(private readonly statistics: StatisticsRepository) {}
 
   /** Location totals built lately, by group, with the version of the totals they show. */
-  private readonly locationTotals = new KeptAnswers();
+  private readonly locationTotals = new ResponseCache();
 
   group(user: AuthUser): Promise<GroupStatisticsDto> {
     return this.statistics.groupTotals(user.groupId);
@@ -67,7 +67,7 @@ export class StatisticsService {
    * Per location, the sum of its direct items' purchase prices, as JSON: built once per version
    * of the group's location totals (`location_versions`) and carrying that version as its ETag.
    */
-  async locations(user: AuthUser): Promise<JsonAnswer<TotalsByOrganizerDto[]>> {
+  async locations(user: AuthUser): Promise<JsonText<TotalsByOrganizerDto[]>> {
     const { groupId } = user;
     const version = await this.statistics.locationTotalsVersion(groupId);
     return this.locationTotals.json(groupId, version, () =>

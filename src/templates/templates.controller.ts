@@ -10,7 +10,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { ApiAuth } from '../auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../common/http/api-errors.decorator.js';
-import type { JsonAnswer } from '../common/http/json-answer.js';
+import type { JsonText } from '../common/http/json-text.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiUuidParam, UuidParam } from '../common/validation/uuid-param.decorator.js';
 import { CreateEntityFromTemplateDto } from './dto/create-entity-from-template.dto.js';
@@ -109,7 +109,7 @@ export class TemplatesController {
     @CurrentUser() user: AuthUser,
     @UuidParam('id') id: string,
     @Body() dto: CreateEntityFromTemplateDto,
-  ): Promise<JsonAnswer<EntityFromTemplateStoredDto>> {
+  ): Promise<JsonText<EntityFromTemplateStoredDto>> {
     return this.templates.createEntity(user, id, dto);
   }
 }

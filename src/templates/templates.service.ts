@@ -2,7 +2,7 @@ import { Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
-import { JsonAnswer } from '../common/http/json-answer.js';
+import { JsonText } from '../common/http/json-text.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { toEntityStored } from '../entities/entity.mapper.js';
 import type { EntityRecord } from '../entities/entity.record.js';
@@ -205,7 +205,7 @@ export class TemplatesService implements OnModuleInit {
     user: AuthUser,
     id: string,
     dto: CreateEntityFromTemplateDto,
-  ): Promise<JsonAnswer<EntityFromTemplateStoredDto>> {
+  ): Promise<JsonText<EntityFromTemplateStoredDto>> {
     const template = await this.templates.findWithFields(user.groupId, id, false);
     if (!template) throw notFound(id);
     const requestedName = dto.name || template.defaultName;
@@ -275,7 +275,7 @@ export class TemplatesService implements OnModuleInit {
       })),
     );
     // Written with `writeJson`: the asset ids of the stored views are JSON numbers of any size.
-    return JsonAnswer.of(await this.storedEntity(user, inserted.id, type, parent, tags));
+    return JsonText.of(await this.storedEntity(user, inserted.id, type, parent, tags));
   }
 
   /** The summary view of a template of the group, or 404. */

@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, mergeMap, of, throwError, type Observable } from 'rxjs';
 import type { AuthIdentity } from '../../auth/auth-user.js';
 import { ValidationFailedException } from '../../database/validation-failed.exception.js';
-import { JsonAnswer } from '../http/json-answer.js';
+import { JsonText } from '../http/json-text.js';
 import type { StoredResponse } from './idempotency-key.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
 import { requestFingerprint } from './request-fingerprint.js';
@@ -29,11 +29,11 @@ const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** A handler's answer as the response kept for its key: status, `ETag` and JSON text. */
 const storedResponse = (status: number, body: unknown): StoredResponse => ({
   status,
-  headers: body instanceof JsonAnswer && body.etag ? { ETag: body.etag } : {},
+  headers: body instanceof JsonText && body.etag ? { ETag: body.etag } : {},
   body:
     body === undefined
       ? null
-      : body instanceof JsonAnswer
+      : body instanceof JsonText
         ? body.body.toString()
         : JSON.stringify(body),
 });
@@ -94,7 +94,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const { body, headers } = result.response;
             response.setHeader(REPLAYED_HEADER, 'true');
             // The stored JSON is sent as it was first written.
-            return of(body === null ? undefined : new JsonAnswer(body, headers.ETag));
+            return of(body === null ? undefined : new JsonText(body, headers.ETag));
           }
           case 'answered':
             return of(result.answer);

@@ -14,7 +14,7 @@ import { DeliveryRejected, InvalidNotifierUrl, UnsupportedNotifierScheme } from 
 import { nodemailerModule } from '../../common/modules/on-first-use.js';
 
 /** The most of a service's answer read (its content only matters for error messages). */
-const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** The most of a service's answer quoted in an error. */
 const QUOTED_CHARS = 200;
 
@@ -89,7 +89,7 @@ export class NotifierDelivery {
       headers: request.headers,
       body: request.body,
       timeoutMs: this.timeoutMs,
-      maxBytes: MAX_ANSWER_BYTES,
+      maxBytes: MAX_RESPONSE_BYTES,
     });
     const answer = response.body.toString('utf8');
     if (response.status < 200 || response.status > 299) {

@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 
 /**
- * An answer already written as JSON (by PostgreSQL, or kept from an earlier request), which a
+ * A response body already written as JSON (by PostgreSQL, or kept from an earlier request), which a
  * route handler returns and the HTTP adapter (`TroveExpressAdapter`) sends as it is, with its
  * ETag when it has one: a request whose `If-None-Match` names it gets 304 and no body. `T` is
  * the shape the JSON holds, for the handler's signature. Serialised inside another value (a
  * stored idempotent response), it stands for that value.
  */
-export class JsonAnswer<T = unknown> {
+export class JsonText<T = unknown> {
   constructor(
     readonly body: string | Buffer,
     readonly etag?: string,
   ) {}
 
   /** `value` written as JSON (`writeJson`: a `bigint` as a JSON number). */
-  static of<T>(value: T, etag?: string): JsonAnswer<T> {
-    return new JsonAnswer<T>(writeJson(value), etag);
+  static of<T>(value: T, etag?: string): JsonText<T> {
+    return new JsonText<T>(writeJson(value), etag);
   }
 
   /** The value the JSON holds, for code that needs it as an object. */
@@ -29,12 +29,12 @@ export class JsonAnswer<T = unknown> {
   }
 }
 
-/** Sends `answer` on `response` (see `JsonAnswer`), with `statusCode` if given. */
-export function sendJsonAnswer(response: Response, answer: JsonAnswer, statusCode?: number): void {
+/** Sends `json` on `response` (see `JsonText`), with `statusCode` if given. */
+export function sendJsonText(response: Response, json: JsonText, statusCode?: number): void {
   if (statusCode !== undefined) response.status(statusCode);
-  if (answer.etag) response.setHeader('ETag', answer.etag);
+  if (json.etag) response.setHeader('ETag', json.etag);
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.send(answer.body);
+  response.send(json.body);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeJson } from './json-answer.js';
+import { writeJson } from './json-text.js';
 
 describe('writeJson', () => {
   it('writes a bigint as a JSON number with all its digits', () => {
