@@ -25,7 +25,7 @@ export interface VerifiedCredential {
   touchedAt?: number;
 }
 
-/** Taken before the database is asked; an answer is kept only if nothing was missed since. */
+/** Taken before the database is asked; a credential is kept only if nothing was missed since. */
 export interface VerificationTicket {
   readonly generation: number;
 }
@@ -40,7 +40,7 @@ export interface VerificationTicket {
  * hears of a revocation when it commits. While the channel is not subscribed (start-up, a lost
  * connection, before the reconnect's LISTEN) nothing is read from or kept in the cache, and it
  * is emptied each time the channel is subscribed again, since notices may have been missed.
- * An answer loaded while a notice arrived is not kept (`ticket()` / `keep()`).
+ * A credential loaded while a notice arrived is not kept (`ticket()` / `keep()`).
  */
 @Injectable()
 export class VerifiedCredentials implements OnModuleInit {
@@ -67,7 +67,7 @@ export class VerifiedCredentials implements OnModuleInit {
     );
   }
 
-  /** The cached answer for `key`, if the cache may be trusted now and it has not expired. */
+  /** The cached credential for `key`, if the cache may be trusted now and it has not expired. */
   get(key: string): VerifiedCredential | undefined {
     if (!this.usable()) return undefined;
     const entry = this.entries.get(key);
@@ -87,8 +87,8 @@ export class VerifiedCredentials implements OnModuleInit {
   }
 
   /**
-   * Keeps a loaded answer, unless the cache could not be trusted when the ticket was taken or a
-   * notice (or a change of subscription) came since: the answer may predate a revocation whose
+   * Keeps a loaded credential, unless the cache could not be trusted when the ticket was taken or a
+   * notice (or a change of subscription) came since: the credential may predate a revocation whose
    * notice is already spent.
    */
   keep(ticket: VerificationTicket | undefined, key: string, entry: VerifiedCredential): void {
@@ -109,7 +109,7 @@ export class VerifiedCredentials implements OnModuleInit {
   }
 
   /**
-   * Drops every cached answer of the user. The database's notice does so on every instance once
+   * Drops every cached credential of the user. The database's notice does so on every instance once
    * the change commits; the instance that makes the change calls this too, so that its own next
    * request does not wait for the notice.
    */
@@ -119,7 +119,7 @@ export class VerifiedCredentials implements OnModuleInit {
     this.keysByUser.delete(userId);
   }
 
-  /** Drops the cached answers of one token or API key (see `forgetUser`). */
+  /** Drops the cached credentials of one token or API key (see `forgetUser`). */
   forgetCredential(credentialId: string): void {
     this.generation += 1;
     for (const [key, entry] of this.entries) {
@@ -129,7 +129,7 @@ export class VerifiedCredentials implements OnModuleInit {
     }
   }
 
-  /** How many answers are cached. */
+  /** How many credentials are cached. */
   get size(): number {
     return this.entries.size;
   }
