@@ -2,7 +2,6 @@ import {
   BadRequestException,
   ConflictException,
   Injectable,
-  NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
 import { EntityParts, type EntityFiles } from './entity-parts.js';
@@ -12,7 +11,7 @@ import { KeptAnswers } from '../common/cache/kept-answers.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { JsonAnswer } from '../common/http/json-answer.js';
 import { compareByName } from '../database/name-order.js';
-import type { FindOwnedOptions } from '../database/owned.js';
+import { notOwned, type FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import { readAssetId } from '../common/asset-id.js';
@@ -349,7 +348,7 @@ export class EntitiesService implements OnModuleInit {
   /** From the top-level ancestor down to the entity itself. */
   async path(user: AuthUser, id: string): Promise<EntityPathDto[]> {
     const rows = await this.entities.path(user.groupId, id);
-    if (rows.length === 0) throw new NotFoundException(`entity ${id} not found`);
+    if (rows.length === 0) throw notOwned('entity', id);
     return rows.map((row) => ({
       type: row.is_location ? 'location' : 'item',
       id: row.id,
@@ -434,10 +433,9 @@ export class EntitiesService implements OnModuleInit {
   /** Deletes the entity row; the keys of the files other modules kept for it. */
   @Transactional()
   private async deleteRow(user: AuthUser, id: string): Promise<EntityFiles> {
+    await this.entities.findOwned(user.groupId, id, { lock: true });
     const stored = await this.parts.filesOfEntities([id]);
-    if (!(await this.entities.delete(user.groupId, id))) {
-      throw new NotFoundException(`entity ${id} not found`);
-    }
+    await this.entities.delete(user.groupId, id);
     await this.changes.publish(user.groupId, 'entity.mutation');
     return stored;
   }

@@ -149,10 +149,9 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** Deletes an entity of the group (its fields, attachments and maintenance go with it). */
-  async delete(groupId: string, id: string): Promise<boolean> {
+  async delete(groupId: string, id: string): Promise<void> {
     await keepTagTree(this.db, groupId);
-    const result = await this.db.repository(EntityRecord).delete({ id, groupId });
-    return (result.affected ?? 0) > 0;
+    await this.db.repository(EntityRecord).delete({ id, groupId });
   }
 
   /** Deletes every entity of the group with what belongs to it; how many entities. */
@@ -211,6 +210,6 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   /** The entity of the group itself or its nearest ancestor that is a location, if any. */
   async nearestLocation(groupId: string, id: string): Promise<EntityRecord | null> {
     const [row] = await this.db.query<{ id: string }>(NEAREST_LOCATION, [groupId, id]);
-    return row ? this.db.repository(EntityRecord).findOneBy({ id: row.id, groupId }) : null;
+    return row ? this.findOwned(groupId, row.id) : null;
   }
 }
