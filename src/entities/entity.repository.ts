@@ -58,7 +58,7 @@ export interface EndingWarranty {
  * The only code that reads or writes the `entities` table and the tags of one entity at a time:
  * the owned lookup, inserts, edits, moves and the reads of one entity or of the group's tree.
  * Views, fields, bulk changes, actions, import and export have their own repositories; collection
- * backups read and restore the table in `src/collection-backups/tables/`.
+ * backups read and restore the table themselves (docs/architecture.md, "Table ownership").
  */
 @Injectable()
 export class EntityRepository extends OwnedRepository<EntityRecord> {
