@@ -10,12 +10,6 @@ import {
   PHOTOS_WITHOUT_THUMBNAIL,
   SET_PRIMARY_PHOTOS,
 } from './attachment.sql.js';
-import {
-  BACKUP_ATTACHMENTS,
-  RESTORE_ATTACHMENT_THUMBNAILS,
-  RESTORE_ATTACHMENTS,
-} from './attachment-backup.sql.js';
-import type { BackupAttachmentRow } from '../collection-backups/backup-format.js';
 
 export interface AttachmentValues {
   entityId: string;
@@ -25,9 +19,6 @@ export interface AttachmentValues {
   path: string;
   mimeType: string;
 }
-
-/** An attachment row in a collection backup, with its stored `path` (a key or a link's URL). */
-export type AttachmentBackupRow = Omit<BackupAttachmentRow, 'file' | 'link'> & { path: string };
 
 /** The only code that writes the `attachments` table. */
 @Injectable()
@@ -132,29 +123,5 @@ export class AttachmentRepository {
   /** Copies an entity's attachments but thumbnails to another entity (see `COPY_ALL`). */
   async copyAll(fromEntityId: string, toEntityId: string): Promise<void> {
     await this.db.query(COPY_ALL, [fromEntityId, toEntityId]);
-  }
-
-  /** A page of the attachments of the group's entities (with `path`), by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<AttachmentBackupRow[]> {
-    return this.db.query<AttachmentBackupRow>(BACKUP_ATTACHMENTS, [groupId, afterId, limit]);
-  }
-
-  /** Inserts rows (each with its new `path`), ids remapped with `idKey`, without thumbnails. */
-  async restore(groupId: string, idKey: string, rows: AttachmentBackupRow[]): Promise<void> {
-    await this.db.query(RESTORE_ATTACHMENTS, [JSON.stringify(rows), idKey, groupId]);
-  }
-
-  /** Links restored rows to their thumbnails. */
-  async restoreThumbnails(
-    groupId: string,
-    idKey: string,
-    rows: Pick<AttachmentBackupRow, 'id' | 'thumbnail_id'>[],
-  ): Promise<void> {
-    const links = rows
-      .filter((row) => row.thumbnail_id !== null && row.thumbnail_id !== undefined)
-      .map((row) => ({ id: row.id, thumbnail_id: row.thumbnail_id }));
-    if (links.length > 0) {
-      await this.db.query(RESTORE_ATTACHMENT_THUMBNAILS, [JSON.stringify(links), idKey, groupId]);
-    }
   }
 }

@@ -4,7 +4,6 @@ import { MulterModule } from '@nestjs/platform-express';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { StorageModule } from '../storage/storage.module.js';
-import { AttachmentBackupsService } from './attachment-backups.service.js';
 import { AttachmentActionsController } from './attachment-actions.controller.js';
 import { AttachmentDownloadsService } from './attachment-downloads.service.js';
 import { AttachmentRepository } from './attachment.repository.js';
@@ -36,13 +35,12 @@ const MAX_FORM_FIELDS = 8;
   controllers: [AttachmentsController, AttachmentActionsController],
   providers: [
     AttachmentsService,
-    AttachmentBackupsService,
     AttachmentDownloadsService,
     ThumbnailsService,
     AttachmentRepository,
     StoredFilesService,
     StoredFileRepository,
   ],
-  exports: [AttachmentsService, AttachmentBackupsService, ThumbnailsService, StoredFilesService],
+  exports: [AttachmentsService, ThumbnailsService, StoredFilesService],
 })
 export class AttachmentsModule {}

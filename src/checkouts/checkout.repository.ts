@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { BackupCheckoutRow } from '../collection-backups/backup-format.js';
 import { Database } from '../database/database.js';
 import { OwnedRepository } from '../database/owned.js';
-import { BACKUP_CHECKOUTS, RESTORE_CHECKOUTS } from './checkout-backup.sql.js';
 import { CheckoutRecord } from './checkout.record.js';
 import {
   CHECKOUT_VIEW,
@@ -116,23 +114,5 @@ export class CheckoutRepository extends OwnedRepository<CheckoutRecord> {
   /** Check-outs of every group not fully returned and due before `day` (`YYYY-MM-DD`). */
   findOverdue(day: string): Promise<OverdueCheckout[]> {
     return this.db.query<OverdueCheckout>(OVERDUE_CHECKOUTS, [day]);
-  }
-
-  /** A page of the group's check-outs as backup rows, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupCheckoutRow[]> {
-    return this.db.query<BackupCheckoutRow>(BACKUP_CHECKOUTS, [groupId, afterId, limit]);
-  }
-
-  /**
-   * Inserts backup rows, ids remapped with `idKey`; users are kept only when among `memberIds`
-   * (the group's members).
-   */
-  async restore(
-    groupId: string,
-    idKey: string,
-    rows: BackupCheckoutRow[],
-    memberIds: string[],
-  ): Promise<void> {
-    await this.db.query(RESTORE_CHECKOUTS, [JSON.stringify(rows), idKey, groupId, memberIds]);
   }
 }

@@ -2,7 +2,6 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { BackupCheckoutRow } from '../collection-backups/backup-format.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
@@ -143,21 +142,6 @@ export class CheckoutsService {
   /** Check-outs of every group not fully returned and due before `day`, by group then due day. */
   overdueOn(day: string): Promise<OverdueCheckout[]> {
     return this.checkouts.findOverdue(day);
-  }
-
-  /** Collection backup: a page of the group's check-outs, by id. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupCheckoutRow[]> {
-    return this.checkouts.backupPage(groupId, afterId, limit);
-  }
-
-  /**
-   * Collection restore, in the caller's unit of work (after the entities). The users a backup
-   * names are accounts of the instance that wrote it: each is kept only when a member of this
-   * group; a member who is not is named as the borrower instead.
-   */
-  async restoreBackup(groupId: string, idKey: string, rows: BackupCheckoutRow[]): Promise<void> {
-    const memberIds = await this.groups.memberIdsOf(groupId);
-    await this.checkouts.restore(groupId, idKey, rows, memberIds);
   }
 
   private async view(groupId: string, id: string, today: string): Promise<CheckoutDto> {

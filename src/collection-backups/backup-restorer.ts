@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { AttachmentBackupsService } from '../attachments/attachment-backups.service.js';
-import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import { StoredFilesService } from '../attachments/stored-files.service.js';
 import { readAssetId } from '../common/asset-id.js';
 import { EntitiesService } from '../entities/entities.service.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
-import { MaintenanceService } from '../maintenance/maintenance.service.js';
+import { GroupsService } from '../groups/groups.service.js';
 import { NotifiersService } from '../notifiers/notifiers.service.js';
-import { StockService } from '../stock/stock.service.js';
 import { TagsService } from '../tags/tags.service.js';
-import { TemplatesService } from '../templates/templates.service.js';
 import {
   BACKUP_FILE_NAME,
   BACKUP_TABLES,
@@ -20,6 +18,7 @@ import {
 } from './backup-format.js';
 import { BACKUP_PAGE_SIZE, type ProgressReport } from './backup-writer.js';
 import { GroupExportRepository } from './group-export.repository.js';
+import { BackupTablesRepository } from './tables/backup-tables.repository.js';
 
 /** What a collection may hold and still count as empty (Homebox §18): its seed data at most. */
 export const EMPTY_COLLECTION_LIMITS = { items: 0, locations: 8, tags: 6, entityTypes: 2 };
@@ -46,19 +45,17 @@ const DATA_ERROR = /^2[23]/;
 /**
  * Restores a backup (any `BackupSource`) into a group. Files first, each stored as an upload of
  * it would be; then every row in one unit of work, which also wipes the group's seed rows, so a
- * restore is all or nothing. Every id is new (see src/database/backup.sql.ts).
+ * restore is all or nothing. Every id is new (see tables/backup.sql.ts).
  */
 @Injectable()
 export class BackupRestorer {
   constructor(
+    private readonly tables: BackupTablesRepository,
     private readonly entityTypes: EntityTypesService,
-    private readonly templates: TemplatesService,
     private readonly tags: TagsService,
     private readonly entities: EntitiesService,
-    private readonly maintenance: MaintenanceService,
-    private readonly stock: StockService,
-    private readonly checkouts: CheckoutsService,
-    private readonly attachments: AttachmentBackupsService,
+    private readonly groups: GroupsService,
+    private readonly storedFiles: StoredFilesService,
     private readonly notifiers: NotifiersService,
     private readonly exports: GroupExportRepository,
   ) {}
@@ -66,10 +63,10 @@ export class BackupRestorer {
   /** Whether the group holds no more than its seed data. */
   async isEmpty(groupId: string): Promise<boolean> {
     // One after the other: in a unit of work they share one connection.
-    const entities = await this.entities.countOfGroup(groupId);
-    const tags = await this.tags.countOfGroup(groupId);
-    const types = await this.entityTypes.countOfGroup(groupId);
-    const templates = await this.templates.countOfGroup(groupId);
+    const entities = await this.tables.countEntities(groupId);
+    const tags = await this.tables.countTags(groupId);
+    const types = await this.tables.countEntityTypes(groupId);
+    const templates = await this.tables.countTemplates(groupId);
     const notifiers = await this.notifiers.countOfGroup(groupId);
     return (
       entities.items <= EMPTY_COLLECTION_LIMITS.items &&
@@ -127,7 +124,7 @@ export class BackupRestorer {
     try {
       await this.exports.transaction(async () => {
         if (!(await this.isEmpty(groupId))) throw new CollectionNotEmptyError();
-        previous = await this.attachments.keysOfGroup(groupId);
+        previous = await this.storedFiles.keysOfGroup(groupId);
         await this.entities.deleteAllOfGroup(groupId);
         await this.tags.deleteAllOfGroup(groupId);
         await this.entityTypes.deleteAllOfGroup(groupId);
@@ -139,11 +136,11 @@ export class BackupRestorer {
       // Files stay for a retry (which stores the same keys); a restore that can never succeed
       // releases them.
       if (failure instanceof BackupFormatError || error instanceof CollectionNotEmptyError) {
-        await this.attachments.releaseUnused(keys.values());
+        await this.storedFiles.releaseUnused(keys.values());
       }
       throw failure;
     }
-    await this.attachments.releaseUnused(previous);
+    await this.storedFiles.releaseUnused(previous);
   }
 
   /** Stores each distinct file once; returns the storage key of each file name. */
@@ -161,19 +158,39 @@ export class BackupRestorer {
         if (!BACKUP_FILE_NAME.test(file)) {
           throw new BackupFormatError(`invalid attachment file name ${file}`);
         }
-        const key = await this.attachments.storeFile(
-          groupId,
-          () => source.openFile(file),
-          row.mime_type,
-        );
+        const key = await this.storeFile(groupId, () => source.openFile(file), row.mime_type);
         keys.set(file, key);
         await report(Math.min(FILES_SHARE, Math.floor((keys.size * FILES_SHARE) / expected)));
       }
     } catch (error) {
-      if (error instanceof BackupFormatError) await this.attachments.releaseUnused(keys.values());
+      if (error instanceof BackupFormatError) await this.storedFiles.releaseUnused(keys.values());
       throw error;
     }
     return keys;
+  }
+
+  /**
+   * Stores a restored file in the group as an upload of the same bytes would be, and returns its
+   * key. `open` is called twice: once to hash the bytes (the key is derived from them), once to
+   * store them unless the group has that file already.
+   */
+  private async storeFile(
+    groupId: string,
+    open: () => Promise<Readable>,
+    contentType: string,
+  ): Promise<string> {
+    const hash = createHash('sha256');
+    for await (const chunk of await open()) hash.update(chunk as Buffer);
+    const key = `${groupId}/documents/${hash.update(groupId).digest('hex')}`;
+    const body = await open();
+    try {
+      await this.storedFiles.transaction(() =>
+        this.storedFiles.storeOnce(key, () => body, contentType || 'application/octet-stream'),
+      );
+    } finally {
+      body.destroy();
+    }
+    return key;
   }
 
   private async insertRows(
@@ -192,70 +209,71 @@ export class BackupRestorer {
       [
         'entity_templates',
         (rows: BackupRows['entity_templates'][]) =>
-          this.templates.restoreBackup(groupId, idKey, rows),
+          this.tables.restoreTemplates(groupId, idKey, rows),
       ],
       [
         'template_fields',
         (rows: BackupRows['template_fields'][]) =>
-          this.templates.restoreBackupFields(groupId, idKey, rows),
+          this.tables.restoreTemplateFields(groupId, idKey, rows),
       ],
       [
         'entity_types',
         (rows: BackupRows['entity_types'][]) =>
-          this.entityTypes.restoreBackup(groupId, idKey, rows),
+          this.tables.restoreEntityTypes(groupId, idKey, rows),
       ],
-      ['tags', (rows: BackupRows['tags'][]) => this.tags.restoreBackup(groupId, idKey, rows)],
-      [
-        'tags',
-        (rows: BackupRows['tags'][]) => this.tags.restoreBackupParents(groupId, idKey, rows),
-      ],
+      ['tags', (rows: BackupRows['tags'][]) => this.tables.restoreTags(groupId, idKey, rows)],
+      ['tags', (rows: BackupRows['tags'][]) => this.tables.restoreTagParents(groupId, idKey, rows)],
       [
         'entities',
         (rows: BackupRows['entities'][]) =>
-          this.entities.restoreBackup(groupId, idKey, rows.map(withReadAssetId)),
+          this.tables.restoreEntities(groupId, idKey, rows.map(withReadAssetId)),
       ],
       [
         'entities',
-        (rows: BackupRows['entities'][]) =>
-          this.entities.restoreBackupParents(groupId, idKey, rows),
+        (rows: BackupRows['entities'][]) => this.tables.restoreEntityParents(groupId, idKey, rows),
       ],
       [
         'entity_templates',
         (rows: BackupRows['entity_templates'][]) =>
-          this.templates.restoreBackupLocations(groupId, idKey, rows),
+          this.tables.restoreTemplateLocations(groupId, idKey, rows),
       ],
       [
         'entity_fields',
         (rows: BackupRows['entity_fields'][]) =>
-          this.entities.restoreBackupFields(groupId, idKey, rows),
+          this.tables.restoreEntityFields(groupId, idKey, rows),
       ],
       [
         'entity_tags',
-        (rows: BackupRows['entity_tags'][]) =>
-          this.entities.restoreBackupTags(groupId, idKey, rows),
+        (rows: BackupRows['entity_tags'][]) => this.tables.restoreEntityTags(groupId, idKey, rows),
       ],
       [
         'maintenance_entries',
         (rows: BackupRows['maintenance_entries'][]) =>
-          this.maintenance.restoreBackup(groupId, idKey, rows),
+          this.tables.restoreMaintenanceEntries(groupId, idKey, rows),
       ],
       [
         'entity_stock',
-        (rows: BackupRows['entity_stock'][]) => this.stock.restoreBackup(groupId, idKey, rows),
+        (rows: BackupRows['entity_stock'][]) =>
+          this.tables.restoreEntityStock(groupId, idKey, rows),
       ],
       [
         'checkouts',
-        (rows: BackupRows['checkouts'][]) => this.checkouts.restoreBackup(groupId, idKey, rows),
+        async (rows: BackupRows['checkouts'][]) => {
+          // The users a backup names are accounts of the instance that wrote it: each is kept
+          // only when a member of this group; a member who is not is named as the borrower.
+          const memberIds = await this.groups.memberIdsOf(groupId);
+          await this.tables.restoreCheckouts(groupId, idKey, rows, memberIds);
+        },
       ],
       [
         'attachments',
         (rows: BackupRows['attachments'][]) =>
-          this.attachments.restoreBackup(groupId, idKey, rows, keyOf),
+          this.tables.restoreAttachments(groupId, idKey, rows, keyOf),
       ],
       [
         'attachments',
         (rows: BackupRows['attachments'][]) =>
-          this.attachments.restoreBackupThumbnails(groupId, idKey, rows),
+          this.tables.restoreAttachmentThumbnails(groupId, idKey, rows),
       ],
     ];
     for (const [index, [table, insert]] of steps.entries()) {

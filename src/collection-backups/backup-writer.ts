@@ -2,17 +2,8 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import yazl from 'yazl';
-import { AttachmentBackupsService } from '../attachments/attachment-backups.service.js';
-import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import type { TroveConfig } from '../config/configuration.js';
-import { FIRST_UUID } from '../database/backup.sql.js';
-import { EntitiesService } from '../entities/entities.service.js';
-import { EntityTypesService } from '../entity-types/entity-types.service.js';
-import { MaintenanceService } from '../maintenance/maintenance.service.js';
-import { StockService } from '../stock/stock.service.js';
 import { Storage, StoredFileNotFoundError } from '../storage/storage.js';
-import { TagsService } from '../tags/tags.service.js';
-import { TemplatesService } from '../templates/templates.service.js';
 import {
   attachmentEntryName,
   BACKUP_TABLES,
@@ -23,6 +14,8 @@ import {
   TROVE_BACKUP_SCHEMA,
 } from './backup-format.js';
 import { GroupExportRepository } from './group-export.repository.js';
+import { FIRST_UUID } from './tables/backup.sql.js';
+import { BackupTablesRepository } from './tables/backup-tables.repository.js';
 
 /** Rows read per query. */
 export const BACKUP_PAGE_SIZE = 500;
@@ -46,14 +39,7 @@ export class BackupFileMissingError extends Error {}
 @Injectable()
 export class BackupWriter {
   constructor(
-    private readonly entityTypes: EntityTypesService,
-    private readonly templates: TemplatesService,
-    private readonly tags: TagsService,
-    private readonly entities: EntitiesService,
-    private readonly maintenance: MaintenanceService,
-    private readonly stock: StockService,
-    private readonly checkouts: CheckoutsService,
-    private readonly attachments: AttachmentBackupsService,
+    private readonly tables: BackupTablesRepository,
     private readonly exports: GroupExportRepository,
     private readonly storage: Storage,
     private readonly config: ConfigService<TroveConfig, true>,
@@ -131,47 +117,47 @@ export class BackupWriter {
     const limit = BACKUP_PAGE_SIZE;
     switch (table) {
       case 'entity_types':
-        yield* byId((after) => this.entityTypes.backupPage(groupId, after, limit));
+        yield* byId((after) => this.tables.entityTypesPage(groupId, after, limit));
         return;
       case 'entity_templates':
-        yield* byId((after) => this.templates.backupPage(groupId, after, limit));
+        yield* byId((after) => this.tables.templatesPage(groupId, after, limit));
         return;
       case 'template_fields':
-        yield* byId((after) => this.templates.backupFieldsPage(groupId, after, limit));
+        yield* byId((after) => this.tables.templateFieldsPage(groupId, after, limit));
         return;
       case 'tags':
-        yield* byId((after) => this.tags.backupPage(groupId, after, limit));
+        yield* byId((after) => this.tables.tagsPage(groupId, after, limit));
         return;
       case 'entities':
-        yield* byId((after) => this.entities.backupPage(groupId, after, limit));
+        yield* byId((after) => this.tables.entitiesPage(groupId, after, limit));
         return;
       case 'entity_fields':
-        yield* byId((after) => this.entities.backupFieldsPage(groupId, after, limit));
+        yield* byId((after) => this.tables.entityFieldsPage(groupId, after, limit));
         return;
       case 'entity_tags':
         yield* paged(
-          (after) => this.entities.backupTagsPage(groupId, after, limit),
+          (after) => this.tables.entityTagsPage(groupId, after, limit),
           { entity_id: FIRST_UUID, tag_id: FIRST_UUID },
           (row) => row,
         );
         return;
       case 'maintenance_entries':
-        yield* byId((after) => this.maintenance.backupPage(groupId, after, limit));
+        yield* byId((after) => this.tables.maintenanceEntriesPage(groupId, after, limit));
         return;
       case 'entity_stock':
         // Keyed by its entity.
         yield* paged(
-          (after) => this.stock.backupPage(groupId, after, limit),
+          (after) => this.tables.entityStockPage(groupId, after, limit),
           FIRST_UUID,
           (row) => row.entity_id,
         );
         return;
       case 'checkouts':
-        yield* byId((after) => this.checkouts.backupPage(groupId, after, limit));
+        yield* byId((after) => this.tables.checkoutsPage(groupId, after, limit));
         return;
       case 'attachments':
         for await (const { key, ...row } of byId((after) =>
-          this.attachments.backupPage(groupId, after, limit),
+          this.tables.attachmentsPage(groupId, after, limit),
         )) {
           if (key !== null && row.file !== null) files.set(row.file, key);
           yield row;

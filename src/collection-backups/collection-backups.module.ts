@@ -5,27 +5,26 @@ import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttachmentsModule } from '../attachments/attachments.module.js';
 import { StagedUploadEngine } from '../common/upload/staged-upload.engine.js';
-import { CheckoutsModule } from '../checkouts/checkouts.module.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesModule } from '../entities/entities.module.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
-import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
-import { StockModule } from '../stock/stock.module.js';
 import { StorageModule } from '../storage/storage.module.js';
 import { TagsModule } from '../tags/tags.module.js';
-import { TemplatesModule } from '../templates/templates.module.js';
 import { BackupRestorer } from './backup-restorer.js';
 import { BackupWriter } from './backup-writer.js';
 import { GroupExportRecord } from './group-export.record.js';
 import { GroupExportRepository } from './group-export.repository.js';
 import { GroupExportsController } from './group-exports.controller.js';
 import { GroupExportsService } from './group-exports.service.js';
+import { BackupTablesRepository } from './tables/backup-tables.repository.js';
 
 /**
  * Collection backups ("group exports", Homebox §18): export and import jobs of whole
- * collections. Uploaded zips are staged under `<TROVE_DATA_DIR>/tmp/backup-uploads`, never held
+ * collections. The backup format and the reading and writing of every table it holds live here
+ * (`tables/`), an exception to table ownership that sits above the modules owning those tables;
+ * no module below imports this one. Uploaded zips are staged under `<TROVE_DATA_DIR>/tmp/backup-uploads`, never held
  * in memory, up to `TROVE_BACKUP_MAX_IMPORT_SIZE`.
  */
 @Module({
@@ -33,15 +32,11 @@ import { GroupExportsService } from './group-exports.service.js';
     TypeOrmModule.forFeature([GroupExportRecord]),
     StorageModule,
     AttachmentsModule,
-    CheckoutsModule,
     EntitiesModule,
     EntityTypesModule,
     GroupsModule,
-    MaintenanceModule,
     NotifiersModule,
-    StockModule,
     TagsModule,
-    TemplatesModule,
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: async (config: ConfigService<TroveConfig, true>) => {
@@ -63,7 +58,13 @@ import { GroupExportsService } from './group-exports.service.js';
     }),
   ],
   controllers: [GroupExportsController],
-  providers: [GroupExportsService, GroupExportRepository, BackupWriter, BackupRestorer],
+  providers: [
+    GroupExportsService,
+    GroupExportRepository,
+    BackupTablesRepository,
+    BackupWriter,
+    BackupRestorer,
+  ],
   exports: [GroupExportsService],
 })
 export class CollectionBackupsModule {}

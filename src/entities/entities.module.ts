@@ -13,7 +13,6 @@ import { EntityBulkService } from './entity-bulk.service.js';
 import { EntityDuplicatesService } from './entity-duplicates.service.js';
 import { EntityParts } from './entity-parts.js';
 import { EntityActionRepository } from './entity-action.repository.js';
-import { EntityBackupRepository } from './entity-backup.repository.js';
 import { EntityBulkRepository } from './entity-bulk.repository.js';
 import { EntityExportRepository } from './entity-export.repository.js';
 import { EntityFieldRepository } from './entity-field.repository.js';
@@ -56,7 +55,6 @@ const MAX_FORM_FIELDS = 4;
     EntityParts,
     EntityRepository,
     EntityActionRepository,
-    EntityBackupRepository,
     EntityBulkRepository,
     EntityExportRepository,
     EntityFieldRepository,

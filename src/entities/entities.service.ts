@@ -2,7 +2,6 @@ import {
   BadRequestException,
   ConflictException,
   Injectable,
-  NotFoundException,
   type OnModuleInit,
 } from '@nestjs/common';
 import { EntityParts, type EntityFiles } from './entity-parts.js';
@@ -12,7 +11,7 @@ import { ResponseCache } from '../common/cache/response-cache.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import { JsonText } from '../common/http/json-text.js';
 import { compareByName } from '../database/name-order.js';
-import type { FindOwnedOptions } from '../database/owned.js';
+import { notOwned, type FindOwnedOptions } from '../database/owned.js';
 import { EntityTypesService } from '../entity-types/entity-types.service.js';
 import { TagsService } from '../tags/tags.service.js';
 import { readAssetId } from '../common/asset-id.js';
@@ -29,7 +28,6 @@ import type { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
 import type { PatchEntityDto } from './dto/patch-entity.dto.js';
 import type { UpdateEntityDto } from './dto/update-entity.dto.js';
 import { buildEntityFilter, entityOrder } from './entity-filter.js';
-import { EntityBackupRepository } from './entity-backup.repository.js';
 import { EntityFieldRepository, type EntityFieldValues } from './entity-field.repository.js';
 import {
   EntityRepository,
@@ -40,11 +38,6 @@ import {
 import { EntityViewsService } from './entity-views.service.js';
 import type { EntityRecord } from './entity.record.js';
 import { ChangeEvents } from '../events/change-events.service.js';
-import type {
-  BackupEntityFieldRow,
-  BackupEntityRow,
-  BackupEntityTagRow,
-} from '../collection-backups/backup-format.js';
 
 export type { EndingWarranty, InsertableEntity, InsertedEntity } from './entity.repository.js';
 
@@ -72,7 +65,6 @@ export class EntitiesService implements OnModuleInit {
   constructor(
     private readonly entities: EntityRepository,
     private readonly fields: EntityFieldRepository,
-    private readonly backups: EntityBackupRepository,
     private readonly views: EntityViewsService,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
@@ -356,7 +348,7 @@ export class EntitiesService implements OnModuleInit {
   /** From the top-level ancestor down to the entity itself. */
   async path(user: AuthUser, id: string): Promise<EntityPathDto[]> {
     const rows = await this.entities.path(user.groupId, id);
-    if (rows.length === 0) throw new NotFoundException(`entity ${id} not found`);
+    if (rows.length === 0) throw notOwned('entity', id);
     return rows.map((row) => ({
       type: row.is_location ? 'location' : 'item',
       id: row.id,
@@ -441,10 +433,9 @@ export class EntitiesService implements OnModuleInit {
   /** Deletes the entity row; the keys of the files other modules kept for it. */
   @Transactional()
   private async deleteRow(user: AuthUser, id: string): Promise<EntityFiles> {
+    await this.entities.findOwned(user.groupId, id, { lock: true });
     const stored = await this.parts.filesOfEntities([id]);
-    if (!(await this.entities.delete(user.groupId, id))) {
-      throw new NotFoundException(`entity ${id} not found`);
-    }
+    await this.entities.delete(user.groupId, id);
     await this.changes.publish(user.groupId, 'entity.mutation');
     return stored;
   }
@@ -501,56 +492,11 @@ export class EntitiesService implements OnModuleInit {
     }
   }
 
-  /** Collection backup: a page of the group's entities, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityRow[]> {
-    return this.backups.backupPage(groupId, afterId, limit);
-  }
-
-  /** Collection backup: a page of the custom fields of the group's entities. */
-  backupFieldsPage(
-    groupId: string,
-    afterId: string,
-    limit: number,
-  ): Promise<BackupEntityFieldRow[]> {
-    return this.backups.backupFieldsPage(groupId, afterId, limit);
-  }
-
-  /** Collection backup: a page of the tag links of the group's entities. */
-  backupTagsPage(
-    groupId: string,
-    after: BackupEntityTagRow,
-    limit: number,
-  ): Promise<BackupEntityTagRow[]> {
-    return this.backups.backupTagsPage(groupId, after, limit);
-  }
-
-  /** Collection restore, in the caller's unit of work: entities without parents. */
-  restoreBackup(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
-    return this.backups.restore(groupId, idKey, rows);
-  }
-
-  /** Collection restore: the parents, once every entity is in. */
-  restoreBackupParents(groupId: string, idKey: string, rows: BackupEntityRow[]): Promise<void> {
-    return this.backups.restoreParents(groupId, idKey, rows);
-  }
-
-  /** Collection restore: custom fields. */
-  restoreBackupFields(groupId: string, idKey: string, rows: BackupEntityFieldRow[]): Promise<void> {
-    return this.backups.restoreFields(groupId, idKey, rows);
-  }
-
-  /** Collection restore: tag links. */
-  restoreBackupTags(groupId: string, idKey: string, rows: BackupEntityTagRow[]): Promise<void> {
-    return this.backups.restoreTags(groupId, idKey, rows);
-  }
-
-  /** Collection restore: removes the group's entities (its seed locations), with their rows. */
+  /**
+   * Removes the group's entities with their rows (a collection restore wipes its seed locations),
+   * in the caller's unit of work.
+   */
   async deleteAllOfGroup(groupId: string): Promise<void> {
     await this.entities.deleteAllOfGroup(groupId);
-  }
-
-  /** The group's entities by kind. */
-  countOfGroup(groupId: string): Promise<{ locations: number; items: number }> {
-    return this.backups.countOfGroup(groupId);
   }
 }

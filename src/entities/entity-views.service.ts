@@ -1,5 +1,6 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { JsonText } from '../common/http/json-text.js';
+import { notOwned } from '../database/owned.js';
 import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
 import type { EntityFilter } from './entity-filter.js';
 import { linkEntityViews } from './entity.mapper.js';
@@ -55,7 +56,7 @@ export class EntityViewsService {
   /** The summary view of one entity of the group, or 404. */
   async summary(groupId: string, id: string): Promise<JsonText<EntitySummaryDto>> {
     const [summary] = linkEntityViews(await this.entities.summaryRows(groupId, id)).summaries;
-    if (summary === undefined) throw new NotFoundException(`entity ${id} not found`);
+    if (summary === undefined) throw notOwned('entity', id);
     return new JsonText(summary);
   }
 }

@@ -57,7 +57,8 @@ export interface EndingWarranty {
 /**
  * The only code that reads or writes the `entities` table and the tags of one entity at a time:
  * the owned lookup, inserts, edits, moves and the reads of one entity or of the group's tree.
- * Views, fields, bulk changes, actions, import, export and backups have their own repositories.
+ * Views, fields, bulk changes, actions, import and export have their own repositories; collection
+ * backups read and restore the table themselves (docs/architecture.md, "Table ownership").
  */
 @Injectable()
 export class EntityRepository extends OwnedRepository<EntityRecord> {
@@ -148,10 +149,9 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   }
 
   /** Deletes an entity of the group (its fields, attachments and maintenance go with it). */
-  async delete(groupId: string, id: string): Promise<boolean> {
+  async delete(groupId: string, id: string): Promise<void> {
     await keepTagTree(this.db, groupId);
-    const result = await this.db.repository(EntityRecord).delete({ id, groupId });
-    return (result.affected ?? 0) > 0;
+    await this.db.repository(EntityRecord).delete({ id, groupId });
   }
 
   /** Deletes every entity of the group with what belongs to it; how many entities. */
@@ -210,6 +210,6 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
   /** The entity of the group itself or its nearest ancestor that is a location, if any. */
   async nearestLocation(groupId: string, id: string): Promise<EntityRecord | null> {
     const [row] = await this.db.query<{ id: string }>(NEAREST_LOCATION, [groupId, id]);
-    return row ? this.db.repository(EntityRecord).findOneBy({ id: row.id, groupId }) : null;
+    return row ? this.findOwned(groupId, row.id) : null;
   }
 }

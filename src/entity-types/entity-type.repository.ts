@@ -3,13 +3,6 @@ import { advisoryLock } from '../database/advisory-lock.js';
 import { Database } from '../database/database.js';
 import { OwnedRepository } from '../database/owned.js';
 import { EntityTypeRecord } from './entity-type.record.js';
-import type { BackupEntityTypeRow } from '../collection-backups/backup-format.js';
-import {
-  BACKUP_ENTITY_TYPES,
-  COUNT_ENTITY_TYPES,
-  DELETE_GROUP_ENTITY_TYPES,
-  RESTORE_ENTITY_TYPES,
-} from './entity-type-backup.sql.js';
 
 export type EntityTypeValues = Pick<
   EntityTypeRecord,
@@ -73,22 +66,8 @@ export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
     await this.db.repository(EntityTypeRecord).delete({ id, groupId });
   }
 
-  /** A page of the group's types as backup rows, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityTypeRow[]> {
-    return this.db.query<BackupEntityTypeRow>(BACKUP_ENTITY_TYPES, [groupId, afterId, limit]);
-  }
-
-  /** Inserts backup rows into the group, ids remapped with `idKey`. */
-  async restore(groupId: string, idKey: string, rows: BackupEntityTypeRow[]): Promise<void> {
-    await this.db.query(RESTORE_ENTITY_TYPES, [JSON.stringify(rows), idKey, groupId]);
-  }
-
+  /** Deletes every type of the group; no entity may use them. */
   async deleteAllOfGroup(groupId: string): Promise<void> {
-    await this.db.query(DELETE_GROUP_ENTITY_TYPES, [groupId]);
-  }
-
-  async countOfGroup(groupId: string): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>(COUNT_ENTITY_TYPES, [groupId]);
-    return row.n;
+    await this.db.query('DELETE FROM entity_types WHERE group_id = $1', [groupId]);
   }
 }

@@ -11,7 +11,6 @@ import type { EntityTypeRecord } from './entity-type.record.js';
 import { EntityTypeRepository, type EntityTypeValues } from './entity-type.repository.js';
 import { toEntityTypeSummary } from './entity-type.mapper.js';
 import { ChangeEvents } from '../events/change-events.service.js';
-import type { BackupEntityTypeRow } from '../collection-backups/backup-format.js';
 
 /** The foreign key that keeps a type from being deleted while entities use it. */
 const ENTITY_TYPE_IN_USE_CONSTRAINT = 'entities_entity_type_id_fkey';
@@ -170,23 +169,12 @@ export class EntityTypesService {
     return templateId;
   }
 
-  /** Collection backup: a page of the group's types, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupEntityTypeRow[]> {
-    return this.types.backupPage(groupId, afterId, limit);
-  }
-
-  /** Collection restore, in the caller's unit of work: inserts the rows, ids remapped. */
-  restoreBackup(groupId: string, idKey: string, rows: BackupEntityTypeRow[]): Promise<void> {
-    return this.types.restore(groupId, idKey, rows);
-  }
-
-  /** Collection restore: removes the group's types (its seed); no entity may use them. */
+  /**
+   * Removes the group's types (a collection restore wipes its seed ones), in the caller's unit of
+   * work; no entity may use them.
+   */
   deleteAllOfGroup(groupId: string): Promise<void> {
     return this.types.deleteAllOfGroup(groupId);
-  }
-
-  countOfGroup(groupId: string): Promise<number> {
-    return this.types.countOfGroup(groupId);
   }
 }
 

@@ -6,11 +6,6 @@ import { OwnedRepository } from '../database/owned.js';
 import type { MaintenanceStatus } from './dto/list-maintenance.query.dto.js';
 import { COPY_ENTRIES, DELETE_ALL_OF_GROUP, DUE_ENTRIES } from './maintenance-entry.sql.js';
 import { MaintenanceEntryRecord } from './maintenance-entry.record.js';
-import type { BackupMaintenanceEntryRow } from '../collection-backups/backup-format.js';
-import {
-  BACKUP_MAINTENANCE_ENTRIES,
-  RESTORE_MAINTENANCE_ENTRIES,
-} from './maintenance-entry-backup.sql.js';
 
 type EntryQuery = SelectQueryBuilder<MaintenanceEntryRecord>;
 
@@ -126,23 +121,5 @@ export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntry
   /** Name order, the same on every server, for entries the sort keys do not tell apart. */
   private tieBreak(query: EntryQuery): EntryQuery {
     return query.addOrderBy(nameOrder('m'), 'ASC');
-  }
-
-  /** A page of the entries of the group's entities as backup rows, by id after `afterId`. */
-  backupPage(
-    groupId: string,
-    afterId: string,
-    limit: number,
-  ): Promise<BackupMaintenanceEntryRow[]> {
-    return this.db.query<BackupMaintenanceEntryRow>(BACKUP_MAINTENANCE_ENTRIES, [
-      groupId,
-      afterId,
-      limit,
-    ]);
-  }
-
-  /** Inserts backup rows, ids remapped with `idKey`. */
-  async restore(groupId: string, idKey: string, rows: BackupMaintenanceEntryRow[]): Promise<void> {
-    await this.db.query(RESTORE_MAINTENANCE_ENTRIES, [JSON.stringify(rows), idKey, groupId]);
   }
 }

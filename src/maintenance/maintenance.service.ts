@@ -22,7 +22,6 @@ import {
 export type { DueMaintenanceEntry } from './maintenance-entry.repository.js';
 import { toMaintenanceEntry, toMaintenanceEntryWithDetails } from './maintenance-entry.mapper.js';
 import type { MaintenanceEntryRecord } from './maintenance-entry.record.js';
-import type { BackupMaintenanceEntryRow } from '../collection-backups/backup-format.js';
 
 /** Today's date in UTC as `YYYY-MM-DD`: what "in the future" is measured against. */
 const today = (): string => new Date().toISOString().slice(0, 10);
@@ -121,20 +120,6 @@ export class MaintenanceService implements OnModuleInit {
   /** The entries of an entity, oldest first. */
   async listOfEntity(entityId: string): Promise<MaintenanceEntryRecord[]> {
     return this.entries.findOfEntity(entityId);
-  }
-
-  /** Collection backup: a page of the entries of the group's entities. */
-  backupPage(
-    groupId: string,
-    afterId: string,
-    limit: number,
-  ): Promise<BackupMaintenanceEntryRow[]> {
-    return this.entries.backupPage(groupId, afterId, limit);
-  }
-
-  /** Collection restore, in the caller's unit of work. */
-  restoreBackup(groupId: string, idKey: string, rows: BackupMaintenanceEntryRow[]): Promise<void> {
-    return this.entries.restore(groupId, idKey, rows);
   }
 }
 

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { BackupEntityStockRow } from '../collection-backups/backup-format.js';
 import { Database } from '../database/database.js';
-import { BACKUP_ENTITY_STOCK, RESTORE_ENTITY_STOCK } from './entity-stock-backup.sql.js';
 import {
   COPY_STOCK,
   CLAIM_ALERTS,
@@ -134,23 +132,5 @@ export class EntityStockRepository {
 
   async reconcileLow(): Promise<void> {
     await this.db.query(RECONCILE_LOW);
-  }
-
-  /** A page of the group's stock settings as backup rows, by entity id after `afterEntityId`. */
-  backupPage(
-    groupId: string,
-    afterEntityId: string,
-    limit: number,
-  ): Promise<BackupEntityStockRow[]> {
-    return this.db.query<BackupEntityStockRow>(BACKUP_ENTITY_STOCK, [
-      groupId,
-      afterEntityId,
-      limit,
-    ]);
-  }
-
-  /** Inserts backup rows, entity ids remapped with `idKey`. */
-  async restore(groupId: string, idKey: string, rows: BackupEntityStockRow[]): Promise<void> {
-    await this.db.query(RESTORE_ENTITY_STOCK, [JSON.stringify(rows), idKey, groupId]);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { BackupEntityStockRow } from '../collection-backups/backup-format.js';
 import type { CsvDownload } from '../common/http/csv-download.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { EntitiesService } from '../entities/entities.service.js';
@@ -120,22 +119,5 @@ export class StockService implements OnModuleInit {
   /** Records these expiry days as announced, in the caller's unit of work. */
   markExpiryAnnounced(items: { id: string; expiresOn: string }[]): Promise<void> {
     return this.stock.markExpiryAnnounced(items);
-  }
-
-  /** Collection backup: a page of the group's stock settings, by entity id. */
-  backupPage(
-    groupId: string,
-    afterEntityId: string,
-    limit: number,
-  ): Promise<BackupEntityStockRow[]> {
-    return this.stock.backupPage(groupId, afterEntityId, limit);
-  }
-
-  /**
-   * Collection restore, in the caller's unit of work (after the entities): an entity already at
-   * or below its minimum is stored as alerted, so restoring queues no low-stock alert.
-   */
-  restoreBackup(groupId: string, idKey: string, rows: BackupEntityStockRow[]): Promise<void> {
-    return this.stock.restore(groupId, idKey, rows);
   }
 }

@@ -7,8 +7,6 @@ import { OwnedRepository } from '../database/owned.js';
 import { DELETE_ALL_OF_GROUP, PLACEMENT } from './tag.sql.js';
 import { tagTreeLock } from './tag-tree-lock.js';
 import { TagRecord } from './tag.record.js';
-import type { BackupTagRow } from '../collection-backups/backup-format.js';
-import { BACKUP_TAGS, COUNT_TAGS, RESTORE_TAG_PARENTS, RESTORE_TAGS } from './tag-backup.sql.js';
 
 /** Where a tag would sit under a parent (see `PLACEMENT`). */
 export interface TagPlacement {
@@ -115,30 +113,5 @@ export class TagRepository extends OwnedRepository<TagRecord> {
 
   private ordered() {
     return this.db.repository(TagRecord).createQueryBuilder('t').orderBy(nameOrder('t'));
-  }
-
-  /** A page of the group's tags as backup rows, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTagRow[]> {
-    return this.db.query<BackupTagRow>(BACKUP_TAGS, [groupId, afterId, limit]);
-  }
-
-  /** Inserts backup rows into the group, ids remapped with `idKey`, without parents. */
-  async restore(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
-    await this.db.query(RESTORE_TAGS, [JSON.stringify(rows), idKey, groupId]);
-  }
-
-  /** Sets the parents of restored rows. */
-  async restoreParents(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
-    const links = rows
-      .filter((row) => row.parent_id !== null && row.parent_id !== undefined)
-      .map((row) => ({ id: row.id, parent_id: row.parent_id }));
-    if (links.length > 0) {
-      await this.db.query(RESTORE_TAG_PARENTS, [JSON.stringify(links), idKey, groupId]);
-    }
-  }
-
-  async countOfGroup(groupId: string): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>(COUNT_TAGS, [groupId]);
-    return row.n;
   }
 }

@@ -11,7 +11,6 @@ import { toTagOut, toTagSummary } from './tag.mapper.js';
 import type { TagRecord } from './tag.record.js';
 import { TagRepository } from './tag.repository.js';
 import { ChangeEvents } from '../events/change-events.service.js';
-import type { BackupTagRow } from '../collection-backups/backup-format.js';
 
 /** How many levels a tag tree may have, roots counting as the first. */
 export const MAX_TAG_DEPTH = 5;
@@ -170,28 +169,9 @@ export class TagsService {
     }
   }
 
-  /** Collection backup: a page of the group's tags, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTagRow[]> {
-    return this.tags.backupPage(groupId, afterId, limit);
-  }
-
-  /** Collection restore, in the caller's unit of work: inserts the rows without parents. */
-  restoreBackup(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
-    return this.tags.restore(groupId, idKey, rows);
-  }
-
-  /** Collection restore: sets the parents, once every tag is in. */
-  restoreBackupParents(groupId: string, idKey: string, rows: BackupTagRow[]): Promise<void> {
-    return this.tags.restoreParents(groupId, idKey, rows);
-  }
-
-  /** Collection restore: removes the group's tags (its seed). */
+  /** Removes the group's tags (a collection restore wipes its seed ones), in the caller's unit of work. */
   async deleteAllOfGroup(groupId: string): Promise<void> {
     await this.tags.deleteAllOfGroup(groupId);
-  }
-
-  countOfGroup(groupId: string): Promise<number> {
-    return this.tags.countOfGroup(groupId);
   }
 }
 

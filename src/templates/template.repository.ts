@@ -4,18 +4,6 @@ import { nameOrder } from '../database/name-order.js';
 import { OwnedRepository } from '../database/owned.js';
 import { TemplateFieldRecord } from './template-field.record.js';
 import { TemplateRecord } from './template.record.js';
-import type {
-  BackupTemplateFieldRow,
-  BackupTemplateRow,
-} from '../collection-backups/backup-format.js';
-import {
-  BACKUP_TEMPLATE_FIELDS,
-  BACKUP_TEMPLATES,
-  COUNT_TEMPLATES,
-  RESTORE_TEMPLATE_FIELDS,
-  RESTORE_TEMPLATE_LOCATIONS,
-  RESTORE_TEMPLATES,
-} from './template-backup.sql.js';
 
 /** The stored values of one custom field of a template. */
 export type TemplateFieldValues = Pick<
@@ -108,47 +96,5 @@ export class TemplateRepository extends OwnedRepository<TemplateRecord> {
       .delete()
       .where('template_id = :templateId AND id IN (:...ids)', { templateId, ids })
       .execute();
-  }
-
-  /** A page of the group's templates as backup rows, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTemplateRow[]> {
-    return this.db.query<BackupTemplateRow>(BACKUP_TEMPLATES, [groupId, afterId, limit]);
-  }
-
-  /** A page of the fields of the group's templates, by id after `afterId`. */
-  backupFieldsPage(
-    groupId: string,
-    afterId: string,
-    limit: number,
-  ): Promise<BackupTemplateFieldRow[]> {
-    return this.db.query<BackupTemplateFieldRow>(BACKUP_TEMPLATE_FIELDS, [groupId, afterId, limit]);
-  }
-
-  /** Inserts backup rows, ids remapped with `idKey`, without default locations. */
-  async restore(groupId: string, idKey: string, rows: BackupTemplateRow[]): Promise<void> {
-    await this.db.query(RESTORE_TEMPLATES, [JSON.stringify(rows), idKey, groupId]);
-  }
-
-  /** Sets the default locations of restored rows. */
-  async restoreLocations(groupId: string, idKey: string, rows: BackupTemplateRow[]): Promise<void> {
-    const links = rows
-      .filter((row) => row.default_location_id !== null && row.default_location_id !== undefined)
-      .map((row) => ({ id: row.id, default_location_id: row.default_location_id }));
-    if (links.length > 0) {
-      await this.db.query(RESTORE_TEMPLATE_LOCATIONS, [JSON.stringify(links), idKey, groupId]);
-    }
-  }
-
-  async restoreFields(
-    groupId: string,
-    idKey: string,
-    rows: BackupTemplateFieldRow[],
-  ): Promise<void> {
-    await this.db.query(RESTORE_TEMPLATE_FIELDS, [JSON.stringify(rows), idKey, groupId]);
-  }
-
-  async countOfGroup(groupId: string): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>(COUNT_TEMPLATES, [groupId]);
-    return row.n;
   }
 }

@@ -25,10 +25,6 @@ import { toTemplateListItem, toTemplateSummary } from './template.mapper.js';
 import type { TemplateRecord } from './template.record.js';
 import { TemplateRepository, type TemplateFieldValues } from './template.repository.js';
 import { parseTimeValue } from './time-value.js';
-import type {
-  BackupTemplateFieldRow,
-  BackupTemplateRow,
-} from '../collection-backups/backup-format.js';
 
 /** Homebox clients send the zero UUID for "none". */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
@@ -318,42 +314,5 @@ export class TemplatesService implements OnModuleInit {
       parent: parent ? toEntityStored(parent) : null,
       tag: tags.map((tag) => toTagStored(tag)),
     });
-  }
-
-  /** Collection backup: a page of the group's templates, by id after `afterId`. */
-  backupPage(groupId: string, afterId: string, limit: number): Promise<BackupTemplateRow[]> {
-    return this.templates.backupPage(groupId, afterId, limit);
-  }
-
-  /** Collection backup: a page of the fields of the group's templates. */
-  backupFieldsPage(
-    groupId: string,
-    afterId: string,
-    limit: number,
-  ): Promise<BackupTemplateFieldRow[]> {
-    return this.templates.backupFieldsPage(groupId, afterId, limit);
-  }
-
-  /** Collection restore, in the caller's unit of work: templates without default locations. */
-  restoreBackup(groupId: string, idKey: string, rows: BackupTemplateRow[]): Promise<void> {
-    return this.templates.restore(groupId, idKey, rows);
-  }
-
-  /** Collection restore: the default locations, once entities are in. */
-  restoreBackupLocations(groupId: string, idKey: string, rows: BackupTemplateRow[]): Promise<void> {
-    return this.templates.restoreLocations(groupId, idKey, rows);
-  }
-
-  /** Collection restore: template fields. */
-  restoreBackupFields(
-    groupId: string,
-    idKey: string,
-    rows: BackupTemplateFieldRow[],
-  ): Promise<void> {
-    return this.templates.restoreFields(groupId, idKey, rows);
-  }
-
-  countOfGroup(groupId: string): Promise<number> {
-    return this.templates.countOfGroup(groupId);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Pieces of the statements that read a group's rows for a collection backup and write them back
- * in a restore, shared by the modules that own those tables.
+ * in a restore, shared by the statements of each table beside this file.
  *
  * Reading: a page of rows of group `$1` after the cursor, keyset-ordered, `LIMIT` the last
  * parameter. Timestamps leave as ISO 8601 text with their full precision.

@@ -1,4 +1,4 @@
-import { isoTimestamp, restoredId } from '../database/backup.sql.js';
+import { isoTimestamp, restoredId } from './backup.sql.js';
 
 /** Attachments of group `$1`'s entities after id `$2`, at most `$3` (collection backup). */
 export const BACKUP_ATTACHMENTS = `SELECT a.id, ${isoTimestamp('a.created_at')} AS created_at,

@@ -1,4 +1,4 @@
-import { isoTimestamp, restoredId } from '../database/backup.sql.js';
+import { isoTimestamp, restoredId } from './backup.sql.js';
 
 /**
  * Stock settings of group `$1`'s entities after entity id `$2`, at most `$3` (backup). The alert

@@ -1,4 +1,4 @@
-import { isoTimestamp, restoredId } from '../database/backup.sql.js';
+import { isoTimestamp, restoredId } from './backup.sql.js';
 
 /** Entities of group `$1` after id `$2`, at most `$3` (collection backup). */
 export const BACKUP_ENTITIES = `SELECT e.id, ${isoTimestamp('e.created_at')} AS created_at,

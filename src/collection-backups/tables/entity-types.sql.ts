@@ -1,4 +1,4 @@
-import { isoTimestamp, restoredId } from '../database/backup.sql.js';
+import { isoTimestamp, restoredId } from './backup.sql.js';
 
 /** Entity types of group `$1` after id `$2`, at most `$3` (collection backup). */
 export const BACKUP_ENTITY_TYPES = `SELECT t.id, ${isoTimestamp('t.created_at')} AS created_at,
@@ -14,9 +14,6 @@ export const RESTORE_ENTITY_TYPES = `INSERT INTO entity_types
     ${restoredId('r.default_template_id')}
   FROM jsonb_to_recordset($1::jsonb) AS r(id text, created_at timestamptz, updated_at timestamptz,
     name text, description text, icon text, is_location boolean, default_template_id text)`;
-
-/** Deletes group `$1`'s entity types (a restore wipes the seed ones; no entity uses them). */
-export const DELETE_GROUP_ENTITY_TYPES = 'DELETE FROM entity_types WHERE group_id = $1';
 
 /** Number of entity types of group `$1`. */
 export const COUNT_ENTITY_TYPES = 'SELECT count(*)::int AS n FROM entity_types WHERE group_id = $1';

@@ -1,4 +1,4 @@
-import { isoTimestamp, restoredId } from '../database/backup.sql.js';
+import { isoTimestamp, restoredId } from './backup.sql.js';
 
 /** Maintenance entries of group `$1`'s entities after id `$2`, at most `$3` (backup). */
 export const BACKUP_MAINTENANCE_ENTRIES = `SELECT m.id, ${isoTimestamp('m.created_at')} AS created_at,

@@ -1,4 +1,4 @@
-import { isoTimestamp, restoredId } from '../database/backup.sql.js';
+import { isoTimestamp, restoredId } from './backup.sql.js';
 
 /**
  * Check-outs of group `$1` after id `$2`, at most `$3` (backup), with the member's name so that
