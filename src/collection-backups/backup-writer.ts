@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import yazl from 'yazl';
+import type yazl from 'yazl';
 import { AttachmentBackupsService } from '../attachments/attachment-backups.service.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import { onFirstUse } from '../common/modules/on-first-use.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { FIRST_UUID } from '../database/backup.sql.js';
 import { EntitiesService } from '../entities/entities.service.js';
@@ -25,6 +26,9 @@ import {
 import { GroupExportRepository } from './group-export.repository.js';
 
 /** Rows read per query. */
+/** The zip writer, imported with the first backup written. */
+const yazlModule = onFirstUse(async () => (await import('yazl')).default);
+
 export const BACKUP_PAGE_SIZE = 500;
 
 /** Percent of the progress the tables take; the files take the rest. */
@@ -61,7 +65,8 @@ export class BackupWriter {
 
   /** Writes the backup of `groupId` under storage key `key`; returns its size in bytes. */
   async write(groupId: string, key: string, report: ProgressReport): Promise<number> {
-    const zip = new yazl.ZipFile();
+    const { ZipFile } = await yazlModule();
+    const zip = new ZipFile();
     const output = zip.outputStream as Readable;
     const stored = this.storage.put(key, output, 'application/zip');
     // Rejects (and stays rejected) as soon as storing fails, so that no step waits forever on a
