@@ -23,6 +23,7 @@ const OPTIONAL_PACKAGES = [
   'yazl',
   'yauzl',
   'file-type',
+  'scimmy',
 ];
 
 /** Trove's own modules that stand for an optional part. */
