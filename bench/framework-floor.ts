@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { validateEnvironment } from '../src/config/env.js';
 import { runHttpLoad, type HttpLoadResult } from './load.js';
-import { watchMemory } from './trove-process.js';
+import { idleMemoryOf, watchMemory } from './trove-process.js';
 
 /**
  * What the framework alone reaches on the get scenario: the raw prepared get behind a bare
@@ -17,6 +17,10 @@ export interface FrameworkFloor {
   /** Its resident set when listening and its peak (kernel high-water mark), in MiB. */
   startRssMiB: number;
   peakRssMiB: number;
+  /** Its resident set once listening and left idle as Trove's is (`idleMemoryOf`), in MiB. */
+  idleRssMiB: number;
+  /** Milliseconds from the fork to listening. */
+  startupMs: number;
 }
 
 export interface FrameworkFloorOptions {
@@ -34,6 +38,7 @@ export interface FrameworkFloorOptions {
 export async function measureFrameworkFloor(
   options: FrameworkFloorOptions,
 ): Promise<FrameworkFloor> {
+  const forkedAt = performance.now();
   const child = fork(fileURLToPath(new URL('./framework-floor-process.js', import.meta.url)), [], {
     env: {
       PATH: process.env.PATH,
@@ -52,6 +57,8 @@ export async function measureFrameworkFloor(
       child.once('error', reject);
       child.once('exit', (code) => reject(new Error(`the framework floor app exited (${code})`)));
     });
+    const startupMs = performance.now() - forkedAt;
+    const idleRssMiB = await idleMemoryOf(child.pid!);
     const memory = await watchMemory(child.pid!, { intervalMs: 250 });
     const load = (seconds: number): ReturnType<typeof runHttpLoad> =>
       runHttpLoad({
@@ -70,6 +77,8 @@ export async function measureFrameworkFloor(
       rawGetRatio: app.requestsPerSecond / options.rawGetRequestsPerSecond,
       startRssMiB: watched.before,
       peakRssMiB: watched.peak,
+      idleRssMiB,
+      startupMs,
     };
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

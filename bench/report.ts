@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { FrameworkFloor } from './framework-floor.js';
 import type { HttpLoadResult } from './load.js';
 import type { RawLoadResult } from './raw.js';
+import { IDLE_SETTLE_MS } from './trove-process.js';
 
 /** What a scenario must reach; every scenario must also have no errors. */
 export interface Targets {
@@ -130,6 +131,48 @@ export function formatMemory(memory: MemorySummary): string {
     `${memory.highWaterMarkMiB.toFixed(1)} MiB; highest of ${memory.samples} VmRSS samples ` +
     `${memory.sampledPeakMiB.toFixed(1)} MiB; ${memory.startMiB.toFixed(1)} MiB once listening): ` +
     (memory.met ? `target met (< ${memory.maxMB} MB)` : `NO: ≥ ${memory.maxMB} MB`)
+  );
+}
+
+/** Trove's resident set once idle (`idleMemoryOf`) beside the bare app's, in MiB. */
+export interface IdleMemorySummary {
+  troveMiB: number;
+  frameworkMiB: number;
+  maxAboveFrameworkMiB: number;
+  met: boolean;
+}
+
+export function formatIdleMemory(
+  idle: IdleMemorySummary,
+  memory: MemorySummary,
+  floor: FrameworkFloor,
+): string {
+  const above = idle.troveMiB - idle.frameworkMiB;
+  return (
+    `idle resident memory (ready, then ${IDLE_SETTLE_MS / 1000} s without a request): Trove ` +
+    `${idle.troveMiB.toFixed(1)} MiB, the bare app ${idle.frameworkMiB.toFixed(1)} MiB ` +
+    `(${above >= 0 ? '+' : ''}${above.toFixed(1)} MiB): ` +
+    (idle.met
+      ? `target met (≤ the bare app's + ${idle.maxAboveFrameworkMiB} MiB)`
+      : `NO: > the bare app's + ${idle.maxAboveFrameworkMiB} MiB`) +
+    `; peak over the run: Trove ${memory.peakMiB.toFixed(1)} MiB, the bare app ` +
+    `${floor.peakRssMiB.toFixed(1)} MiB (its get scenario only)`
+  );
+}
+
+/** How long Trove took from its start to ready, in ms. */
+export interface StartupSummary {
+  /** On the new database, migrating it. */
+  firstStartMs: number;
+  /** Stopped after seeding and started again on that database: nothing to migrate. */
+  restartMs: number;
+}
+
+export function formatStartup(startup: StartupSummary, floor: FrameworkFloor): string {
+  return (
+    `start-up, process start to ready (/api/v1/health/ready 200): ${startup.restartMs} ms on ` +
+    `the seeded database, ${startup.firstStartMs} ms on the new one (migrating it); the bare ` +
+    `app listens ${floor.startupMs.toFixed(0)} ms after its start`
   );
 }
 

@@ -24,21 +24,25 @@ import {
   compareSizes,
   formatComparison,
   formatFrameworkFloor,
+  formatIdleMemory,
   formatMemory,
+  formatStartup,
   formatTable,
   judge,
   readResults,
   writeResults,
+  type IdleMemorySummary,
   type MemorySummary,
   type ScenarioResult,
   type SizeComparison,
+  type StartupSummary,
   type Targets,
 } from './report.js';
 import { seedInventory } from './seed.js';
 import { COMMON_WORD, COMMON_WORD_MATCHES, RARE_WORD, SEARCH_WORD } from './words.js';
 import { getJson, signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
-import { startTroveProcess, watchMemory } from './trove-process.js';
+import { idleMemoryOf, startTroveProcess, watchMemory } from './trove-process.js';
 
 /**
  * `npm run bench`: Trove's production build, started as `npm start` starts it (a child process,
@@ -60,6 +64,8 @@ const LARGE_SIZE = 1_000_000;
 const MIN_LARGE_SHARE = 0.8;
 /** Trove's peak resident set over the whole run, in MB. */
 const MAX_RSS_MB = 150;
+/** Trove's idle resident set, at most this much above the bare app's (issue 33), in MiB. */
+const MAX_IDLE_ABOVE_FRAMEWORK_MIB = 30;
 /** Trove's resident set is sampled this often, besides the kernel's high-water mark at the end. */
 const RSS_SAMPLE_MS = 250;
 
@@ -139,22 +145,22 @@ async function main(): Promise<void> {
     run: () => rm(dataDir, { recursive: true, force: true }),
   });
   progress(`starting Trove (dist/main.js) on ${database.kind} database ${database.name}`);
-  const trove = await startTroveProcess({
-    databaseUrl: database.url,
-    dataDir,
-    env: {
-      TROVE_LOG_LEVEL: 'warn',
-      TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
-      TROVE_WEB_MAX_UPLOAD_SIZE: '16',
-    },
-    stdout: 'inherit',
-  });
+  const startTrove = (): ReturnType<typeof startTroveProcess> =>
+    startTroveProcess({
+      databaseUrl: database.url,
+      dataDir,
+      env: {
+        TROVE_LOG_LEVEL: 'warn',
+        TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
+        TROVE_WEB_MAX_UPLOAD_SIZE: '16',
+      },
+      stdout: 'inherit',
+    });
+  let trove = await startTrove();
+  const firstStartMs = trove.startupMs;
   cleanups.push({ name: 'stop Trove', run: () => trove.stop() });
-  // From now until the end: the high-water mark counts from the process's start.
-  const memoryWatch = await watchMemory(trove.pid, { intervalMs: RSS_SAMPLE_MS });
-  const baseUrl = trove.baseUrl;
 
-  const session = await signUp(baseUrl);
+  const session = await signUp(trove.baseUrl);
   // The raw SQL's connections are set as Trove's are.
   const pool = connectionPool(database.url, settings.connections);
   cleanups.push({ name: 'close pool', run: () => pool.end() });
@@ -173,6 +179,23 @@ async function main(): Promise<void> {
     entities: settings.entities,
     progress,
   });
+
+  // Start-up on an existing database (nothing to migrate), then the idle process's memory.
+  progress('stopping Trove and starting it again on the seeded database');
+  await trove.stop();
+  trove = await startTrove();
+  const startup: StartupSummary = {
+    firstStartMs: Math.round(firstStartMs),
+    restartMs: Math.round(trove.startupMs),
+  };
+  progress(
+    `  ready ${startup.restartMs} ms after its start (${startup.firstStartMs} ms the first time)`,
+  );
+  const idleMiB = await idleMemoryOf(trove.pid);
+  progress(`  ${idleMiB.toFixed(1)} MiB resident once idle`);
+  // From now until the end: the high-water mark counts from the process's start.
+  const memoryWatch = await watchMemory(trove.pid, { intervalMs: RSS_SAMPLE_MS });
+  const baseUrl = trove.baseUrl;
   const fixtures = await prepareFixtures(pool, baseUrl, session, seed.parentTag.id, itemTypeId);
   progress(
     `q=${SEARCH_WORD}: ${fixtures.searches[SEARCH_WORD]} matches, q=${RARE_WORD}: ` +
@@ -388,6 +411,12 @@ async function main(): Promise<void> {
     maxMB: MAX_RSS_MB,
     met: (watched.peak * 1024 * 1024) / 1e6 < MAX_RSS_MB,
   };
+  const idle: IdleMemorySummary = {
+    troveMiB: round1(idleMiB),
+    frameworkMiB: round1(frameworkFloor.idleRssMiB),
+    maxAboveFrameworkMiB: MAX_IDLE_ABOVE_FRAMEWORK_MIB,
+    met: idleMiB - frameworkFloor.idleRssMiB <= MAX_IDLE_ABOVE_FRAMEWORK_MIB,
+  };
 
   const table = formatTable(results);
   const totalSeconds = (performance.now() - startedAt) / 1000;
@@ -409,6 +438,8 @@ async function main(): Promise<void> {
     )}`,
   );
   console.log(`\n${formatMemory(memory)}`);
+  console.log(formatIdleMemory(idle, memory, frameworkFloor));
+  console.log(formatStartup(startup, frameworkFloor));
   console.log(
     `attachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
       `download ${attachments.downloadMBps} MB/s`,
@@ -464,11 +495,14 @@ async function main(): Promise<void> {
     scenarios: results,
     frameworkFloor,
     memory,
+    idleMemory: idle,
+    startup,
     sizeComparison: comparison,
     attachments,
     allTargetsMet:
       results.every((result) => result.missed.length === 0) &&
       memory.met &&
+      idle.met &&
       comparison.every((row) => row.met),
     totalSeconds: Number(totalSeconds.toFixed(1)),
   };

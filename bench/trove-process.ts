@@ -28,9 +28,16 @@ export interface TroveProcess {
   child: ChildProcess;
   pid: number;
   baseUrl: string;
+  /** Milliseconds from the spawn to the first 200 of the readiness probe (polled every 25 ms). */
+  startupMs: number;
   /** SIGTERM, then waits for the process to exit; nothing if it already has. */
   stop(): Promise<void>;
 }
+
+/** How often the readiness probe is asked while the process starts. */
+const READY_POLL_MS = 25;
+/** How long a process that has just become ready is left alone before its idle memory is read. */
+export const IDLE_SETTLE_MS = 3000;
 
 /** A TCP port nothing listens on right now. */
 async function freePort(): Promise<number> {
@@ -48,6 +55,7 @@ async function freePort(): Promise<number> {
 export async function startTroveProcess(options: TroveProcessOptions): Promise<TroveProcess> {
   const port = await freePort();
   const flags = options.heapMiB ? [`--max-old-space-size=${options.heapMiB}`] : [];
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...flags, MAIN], {
     cwd: ROOT,
     env: {
@@ -80,9 +88,10 @@ export async function startTroveProcess(options: TroveProcessOptions): Promise<T
       () => false,
     );
     if (ready) break;
-    await sleep(100);
+    await sleep(READY_POLL_MS);
   }
-  return { child, pid: child.pid!, baseUrl, stop };
+  const startupMs = performance.now() - spawnedAt;
+  return { child, pid: child.pid!, baseUrl, startupMs, stop };
 }
 
 /** Resident set and its high-water mark (the kernel's exact peak) of a process, in MiB. */
@@ -91,6 +100,15 @@ export async function memoryOf(pid: number): Promise<{ rss: number; peak: number
   const kib = (field: string): number =>
     Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+/**
+ * The resident set of a process left idle for `IDLE_SETTLE_MS` (no request, its start-up work
+ * done), in MiB: what it holds just for running.
+ */
+export async function idleMemoryOf(pid: number): Promise<number> {
+  await sleep(IDLE_SETTLE_MS);
+  return (await memoryOf(pid)).rss;
 }
 
 /** What a memory watch saw, in MiB. */

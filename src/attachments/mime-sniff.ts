@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeModule } from '../common/modules/on-first-use.js';
 
 /** What a file whose type is not recognised is served as. */
 export const UNKNOWN_MIME_TYPE = 'application/octet-stream';
@@ -57,6 +57,7 @@ export function sniffTextType(head: Buffer): string {
  * type its first bytes show), else `application/octet-stream`.
  */
 export async function sniffMimeType(file: string, utf8Text: boolean): Promise<string> {
+  const { fileTypeFromFile } = await fileTypeModule();
   const detected = await fileTypeFromFile(file);
   if (detected) return detected.mime;
   if (!utf8Text) return UNKNOWN_MIME_TYPE;

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import yazl from 'yazl';
+import type yazl from 'yazl';
+import { onFirstUse } from '../common/modules/on-first-use.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { Storage, StoredFileNotFoundError } from '../storage/storage.js';
 import {
@@ -16,6 +17,9 @@ import {
 import { GroupExportRepository } from './group-export.repository.js';
 import { FIRST_UUID } from './tables/backup.sql.js';
 import { BackupTablesRepository } from './tables/backup-tables.repository.js';
+
+/** The zip writer, imported with the first backup written. */
+const yazlModule = onFirstUse(async () => (await import('yazl')).default);
 
 /** Rows read per query. */
 export const BACKUP_PAGE_SIZE = 500;
@@ -47,7 +51,8 @@ export class BackupWriter {
 
   /** Writes the backup of `groupId` under storage key `key`; returns its size in bytes. */
   async write(groupId: string, key: string, report: ProgressReport): Promise<number> {
-    const zip = new yazl.ZipFile();
+    const { ZipFile } = await yazlModule();
+    const zip = new ZipFile();
     const output = zip.outputStream as Readable;
     const stored = this.storage.put(key, output, 'application/zip');
     // Rejects (and stays rejected) as soon as storing fails, so that no step waits forever on a

@@ -1,8 +1,12 @@
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
+import { onFirstUse } from '../common/modules/on-first-use.js';
 import { BackupFormatError } from './backup-format.js';
 import { parseJsonArray } from './json-array-stream.js';
+
+/** The zip reader, imported with the first backup read. */
+const yauzlModule = onFirstUse(async () => (await import('yauzl')).default);
 
 /** A zip may expand to at most this many times its own size. */
 export const MAX_EXPANSION_RATIO = 100;
@@ -50,6 +54,7 @@ export class BackupZip {
 
   static async open(path: string): Promise<BackupZip> {
     const size = (await stat(path)).size;
+    const yauzl = await yauzlModule();
     let zip: ZipFile;
     try {
       zip = await yauzl.openPromise(path, {

@@ -50,7 +50,7 @@ export async function renderLabel(content: LabelContent, geometry: LabelGeometry
   // A margin that would leave no room for the code is reduced; the code always fits.
   const margin = Math.min(geometry.margin, Math.floor(Math.min(width, height) / 4));
   const box = Math.min(width, height) - 2 * margin;
-  const matrix = qrMatrix(content.link);
+  const matrix = await qrMatrix(content.link);
   const modules = matrix.size + 2 * LABEL_QUIET_ZONE;
   let qr = await qrPng(matrix, Math.max(1, Math.floor(box / modules)), LABEL_QUIET_ZONE);
   let qrSide = Math.max(1, Math.floor(box / modules)) * modules;

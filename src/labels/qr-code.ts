@@ -1,5 +1,8 @@
-import QRCode from 'qrcode';
-import { sharpModule } from '../common/modules/on-first-use.js';
+import type QRCode from 'qrcode';
+import { onFirstUse, sharpModule } from '../common/modules/on-first-use.js';
+
+/** The QR code encoder, imported with the first code made. */
+const qrCodeModule = onFirstUse(async () => (await import('qrcode')).default);
 
 /** The data does not fit in the largest QR code at error-correction level M. */
 export class QrDataTooLongError extends Error {}
@@ -11,10 +14,11 @@ export interface QrMatrix {
 }
 
 /** Encodes text (as UTF-8 where it is not plain digits or capitals) with error correction M. */
-export function qrMatrix(text: string): QrMatrix {
+export async function qrMatrix(text: string): Promise<QrMatrix> {
+  const encoder = await qrCodeModule();
   let modules: QRCode.BitMatrix;
   try {
-    modules = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;
+    modules = encoder.create(text, { errorCorrectionLevel: 'M' }).modules;
   } catch (error) {
     if (error instanceof Error && /too big/i.test(error.message)) {
       throw new QrDataTooLongError(error.message);
@@ -49,8 +53,8 @@ const QR_CODE_MIN_SIDE = 256;
 const STANDARD_QUIET_ZONE = 4;
 
 /** `GET /qrcode`: the text as a QR code of at least 256 × 256 pixels with a 4-module quiet zone. */
-export function renderQrCode(text: string): Promise<Buffer> {
-  const matrix = qrMatrix(text);
+export async function renderQrCode(text: string): Promise<Buffer> {
+  const matrix = await qrMatrix(text);
   const scale = Math.max(1, Math.ceil(QR_CODE_MIN_SIDE / (matrix.size + 2 * STANDARD_QUIET_ZONE)));
   return qrPng(matrix, scale, STANDARD_QUIET_ZONE);
 }

@@ -6,6 +6,7 @@ import { LoginThrottleService, TooManyAttemptsException } from '../auth/login-th
 import { ServerSecretsService } from '../auth/server-secrets.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { publicBaseUrl } from '../common/http/public-base-url.js';
+import { onFirstUse } from '../common/modules/on-first-use.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { setSessionCookies } from '../users/session-cookies.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
@@ -21,7 +22,10 @@ import {
   type OidcFlow,
 } from './oidc-state-store.js';
 import { OidcTokenClient } from './oidc-token-client.js';
-import { TroveOidcStrategy, type OidcSignedIn, type StrategyOutcome } from './oidc.strategy.js';
+import type { OidcSignedIn, StrategyOutcome, TroveOidcStrategy } from './oidc.strategy.js';
+
+/** The strategy and passport-openidconnect under it, imported at the first sign-in. */
+const oidcStrategyModule = onFirstUse(() => import('./oidc.strategy.js'));
 
 export const OIDC_STATE_KEY = 'oidc-state-key';
 export const OIDC_CALLBACK_PATH = '/api/v1/users/login/oidc/callback';
@@ -123,6 +127,7 @@ export class OidcLoginService {
   }
 
   private async strategyFor(request: Request, response: Response): Promise<TroveOidcStrategy> {
+    const strategies = await oidcStrategyModule();
     const metadata = await this.provider.metadata();
     const settings = this.settings;
     const key = await this.secrets.get(OIDC_STATE_KEY, '');
@@ -132,7 +137,7 @@ export class OidcLoginService {
       clientSecret: settings.clientSecret,
       requestTimeoutMs: settings.requestTimeoutMs,
     };
-    return new TroveOidcStrategy(
+    return new strategies.TroveOidcStrategy(
       {
         issuer: metadata.issuer,
         authorizationURL: metadata.authorizationEndpoint,

@@ -2,7 +2,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { pino } from 'pino';
 import { AppModule } from '../app.module.js';
-import { buildOpenApiDocument, configureApp } from '../app.factory.js';
+import { configureApp } from '../app.factory.js';
+import { buildOpenApiDocument } from '../openapi-document.js';
 import { loadConfig } from '../config/configuration.js';
 
 /** Sorts object keys at every depth, so the committed document diffs cleanly. */

@@ -1,7 +1,7 @@
 import { BadGatewayException, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { fileTypeFromBuffer } from 'file-type';
 import type { AuthUser } from '../auth/auth-user.js';
+import { fileTypeModule } from '../common/modules/on-first-use.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { OutboundError } from '../outbound/outbound-errors.js';
@@ -166,6 +166,7 @@ export class ProductsService {
         this.logger.debug(`image for ${code} not embedded: HTTP ${response.status}`);
         return '';
       }
+      const { fileTypeFromBuffer } = await fileTypeModule();
       const type = await fileTypeFromBuffer(response.body);
       if (!type || !IMAGE_TYPES.has(type.mime)) {
         this.logger.debug(`image for ${code} not embedded: not a JPEG or PNG`);

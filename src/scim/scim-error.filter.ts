@@ -7,9 +7,9 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
-import SCIMMY from 'scimmy';
 import { HttpErrorFilter } from '../common/errors/http-error.filter.js';
 import { ValidationFailedException } from '../database/validation-failed.exception.js';
+import { scimmy, scimmyIfLoaded } from './scimmy.js';
 import type { IdentifiedRequest } from '../common/logging/request-logging.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { databaseOutage } from '../database/database-availability.js';
@@ -68,7 +68,7 @@ export class ScimErrorFilter implements ExceptionFilter {
       return;
     }
     const body: ScimErrorBody = {
-      schemas: [SCIMMY.Messages.Error.id],
+      schemas: [scimmy().Messages.Error.id],
       status: String(status),
       ...(scimType === undefined ? {} : { scimType }),
       detail,
@@ -81,7 +81,8 @@ export class ScimErrorFilter implements ExceptionFilter {
   }
 
   private map(exception: unknown, request: Request): MappedScimError {
-    if (exception instanceof SCIMMY.Types.Error) {
+    const loaded = scimmyIfLoaded();
+    if (loaded !== undefined && exception instanceof loaded.Types.Error) {
       return {
         status: exception.status,
         scimType: exception.scimType ?? undefined,

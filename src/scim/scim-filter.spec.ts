@@ -1,10 +1,16 @@
 import SCIMMY from 'scimmy';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { filterToSql } from './scim-filter.js';
+import { loadScimmy } from './scimmy.js';
 
 const sql = (filter: string) => filterToSql(new SCIMMY.Types.Filter(filter), 2);
 
 describe('filterToSql', () => {
+  // Trove imports SCIMMY at start-up only while SCIM is on.
+  beforeAll(async () => {
+    await loadScimmy();
+  });
+
   it('compares userName without regard to case and externalId exactly, every value bound', () => {
     expect(sql('userName eq "Ada@Example.com" or externalId eq "X1"')).toEqual({
       sql:

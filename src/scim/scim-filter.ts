@@ -1,4 +1,5 @@
-import SCIMMY from 'scimmy';
+import type SCIMMY from 'scimmy';
+import { scimmy } from './scimmy.js';
 
 /** A piece of SQL with its values, numbered from `$first` on. */
 export interface SqlCondition {
@@ -40,7 +41,7 @@ const OPERATORS: Record<string, string> = {
 };
 
 const unsupported = (message: string): Error =>
-  new SCIMMY.Types.Error(400, 'invalidFilter', message);
+  new (scimmy().Types.Error)(400, 'invalidFilter', message);
 
 /**
  * Turns a SCIM filter, as SCIMMY parsed it (a list of alternatives, each an object whose

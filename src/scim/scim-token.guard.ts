@@ -7,9 +7,9 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Request } from 'express';
-import SCIMMY from 'scimmy';
 import { sha256 } from '../common/security/sha256.js';
 import type { TroveConfig } from '../config/configuration.js';
+import { scimmy } from './scimmy.js';
 
 export const SCIM_TOKEN_REQUIRED = 'the SCIM bearer token is required';
 export const SCIM_TOKEN_INVALID = 'the SCIM bearer token is not valid';
@@ -33,9 +33,10 @@ export class ScimTokenGuard implements CanActivate {
     const presented = /^bearer\s+(\S+)$/i.exec(header)?.[1];
     // SCIMMY takes null for an error without a SCIM error keyword; its types say string.
     const noKeyword = null as unknown as string;
-    if (presented === undefined) throw new SCIMMY.Types.Error(401, noKeyword, SCIM_TOKEN_REQUIRED);
+    const { Types } = scimmy();
+    if (presented === undefined) throw new Types.Error(401, noKeyword, SCIM_TOKEN_REQUIRED);
     if (!timingSafeEqual(sha256(presented), sha256(expected))) {
-      throw new SCIMMY.Types.Error(401, noKeyword, SCIM_TOKEN_INVALID);
+      throw new Types.Error(401, noKeyword, SCIM_TOKEN_INVALID);
     }
     return true;
   }

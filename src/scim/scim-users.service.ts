@@ -2,13 +2,14 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
-import SCIMMY from 'scimmy';
+import type SCIMMY from 'scimmy';
 import type { TroveConfig } from '../config/configuration.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import { filterToSql } from './scim-filter.js';
 import { ScimIdentityRepository, type ScimUserRow } from './scim-identity.repository.js';
+import { loadScimmy, scimmy } from './scimmy.js';
 
 /** Users returned when a list asks for no `count`, and the most a list returns. */
 export const SCIM_DEFAULT_COUNT = 100;
@@ -45,17 +46,17 @@ interface ScimUserInput {
 
 const scimError = (status: number, scimType: string | null, detail: string): Error =>
   // SCIMMY takes null for an error without a SCIM error keyword; its types say string.
-  new SCIMMY.Types.Error(status, scimType as string, detail);
+  new (scimmy().Types.Error)(status, scimType as string, detail);
 
 const notFound = (id: string): Error => scimError(404, null, `Resource ${id} not found`);
 
 /** SCIMMY's protocol objects are set up once per process (they are module-wide). */
 let scimmyConfigured = false;
-function configureScimmy(): void {
+function configureScimmy(library: typeof SCIMMY): void {
   if (scimmyConfigured) return;
   scimmyConfigured = true;
-  if (!SCIMMY.Resources.declared('User')) SCIMMY.Resources.declare(SCIMMY.Resources.User);
-  SCIMMY.Config.set({
+  if (!library.Resources.declared('User')) library.Resources.declare(library.Resources.User);
+  library.Config.set({
     documentationUri: 'https://github.com/sysadminsmedia/homebox',
     patch: true,
     filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
@@ -103,8 +104,9 @@ export class ScimUsersService implements OnModuleInit {
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
-  onModuleInit(): void {
-    configureScimmy();
+  /** SCIMMY is imported and set up only while SCIM is on. */
+  async onModuleInit(): Promise<void> {
+    if (this.token !== '') configureScimmy(await loadScimmy());
   }
 
   /** SCIM answers only while TROVE_SCIM_TOKEN is set. */
@@ -121,27 +123,27 @@ export class ScimUsersService implements OnModuleInit {
   }
 
   async serviceProviderConfig(base: string): Promise<unknown> {
-    SCIMMY.Resources.ServiceProviderConfig.basepath(base);
-    return new SCIMMY.Resources.ServiceProviderConfig().read();
+    scimmy().Resources.ServiceProviderConfig.basepath(base);
+    return new (scimmy().Resources.ServiceProviderConfig)().read();
   }
 
   async resourceTypes(base: string, id?: string): Promise<unknown> {
-    SCIMMY.Resources.ResourceType.basepath(base);
+    scimmy().Resources.ResourceType.basepath(base);
     return id === undefined
-      ? new SCIMMY.Resources.ResourceType().read()
-      : new SCIMMY.Resources.ResourceType(id).read();
+      ? new (scimmy().Resources.ResourceType)().read()
+      : new (scimmy().Resources.ResourceType)(id).read();
   }
 
   async schemas(base: string, id?: string): Promise<unknown> {
-    SCIMMY.Resources.Schema.basepath(base);
+    scimmy().Resources.Schema.basepath(base);
     return id === undefined
-      ? new SCIMMY.Resources.Schema().read()
-      : new SCIMMY.Resources.Schema(id).read();
+      ? new (scimmy().Resources.Schema)().read()
+      : new (scimmy().Resources.Schema)(id).read();
   }
 
   /** The users matching `filter`, a page of them (`startIndex` from 1, `count`). */
   async list(query: ScimQuery, base: string): Promise<ScimListResponse> {
-    const params = new SCIMMY.Resources.User(undefined, listParams(query));
+    const params = new (scimmy().Resources.User)(undefined, listParams(query));
     const startIndex = params.constraints?.startIndex ?? 1;
     const count = Math.min(params.constraints?.count ?? SCIM_DEFAULT_COUNT, SCIM_MAX_RESULTS);
     const groupId = await this.sharedGroupId();
@@ -150,7 +152,7 @@ export class ScimUsersService implements OnModuleInit {
       ? await this.identities.findPage(groupId, condition, startIndex - 1, count)
       : { rows: [], total: 0 };
     return {
-      schemas: [SCIMMY.Messages.ListResponse.id],
+      schemas: [scimmy().Messages.ListResponse.id],
       totalResults: page.total,
       startIndex,
       itemsPerPage: page.rows.length,
@@ -159,19 +161,19 @@ export class ScimUsersService implements OnModuleInit {
   }
 
   async get(id: string, query: ScimQuery, base: string): Promise<ScimResource> {
-    const params = new SCIMMY.Resources.User(id, listParams(query));
+    const params = new (scimmy().Resources.User)(id, listParams(query));
     return toScimUser(await this.findOrFail(id), base, params.attributes);
   }
 
   async create(body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
-    const params = new SCIMMY.Resources.User(undefined, listParams(query));
+    const params = new (scimmy().Resources.User)(undefined, listParams(query));
     const input = readInput(body);
     const id = await this.insert(input);
     return toScimUser(await this.findOrFail(id), base, params.attributes);
   }
 
   async replace(id: string, body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
-    const params = new SCIMMY.Resources.User(id, listParams(query));
+    const params = new (scimmy().Resources.User)(id, listParams(query));
     const groupId = await this.sharedGroupId();
     const input = readInput(body);
     await this.update(await this.findOrFail(id, groupId), input, groupId);
@@ -180,14 +182,14 @@ export class ScimUsersService implements OnModuleInit {
 
   /** Applies a PatchOp message to the user as stored, then stores the result as a replace does. */
   async patch(id: string, body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
-    const params = new SCIMMY.Resources.User(id, listParams(query));
+    const params = new (scimmy().Resources.User)(id, listParams(query));
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw scimError(400, 'invalidSyntax', 'PatchOp request expected a JSON object body');
     }
     const groupId = await this.sharedGroupId();
     const row = await this.findOrFail(id, groupId);
     const current = toScimUser(row, base);
-    const message = new SCIMMY.Messages.PatchOp(
+    const message = new (scimmy().Messages.PatchOp)(
       withBooleanActive(body as ScimResource) as ConstructorParameters<
         typeof SCIMMY.Messages.PatchOp
       >[0],
@@ -328,7 +330,9 @@ function readInput(body: unknown): ScimUserInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw scimError(400, 'invalidSyntax', 'expected a User resource as a JSON object');
   }
-  const resource = parsed(() => new SCIMMY.Schemas.User(body as ScimResource, 'in')) as unknown as {
+  const resource = parsed(
+    () => new (scimmy().Schemas.User)(body as ScimResource, 'in'),
+  ) as unknown as {
     userName?: string;
     displayName?: string;
     name?: { formatted?: string; givenName?: string; middleName?: string; familyName?: string };
@@ -392,7 +396,7 @@ function toScimUser(
     active: !row.disabled,
     meta: { created: row.created_at, lastModified: row.updated_at },
   };
-  return new SCIMMY.Schemas.User(
+  return new (scimmy().Schemas.User)(
     user,
     'out',
     `${base}/Users`,

@@ -2,8 +2,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { applyDecorators, type Logger } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify';
 import type { Response } from 'express';
+import { onFirstUse } from '../modules/on-first-use.js';
+
+/** The CSV writer, imported with the first download. */
+const csvStringify = onFirstUse(async () => (await import('csv-stringify')).stringify);
 
 /** A CSV file to send: its header row, its records as an object stream of cells, its name. */
 export interface CsvDownload {
@@ -33,6 +36,7 @@ export async function sendCsv(
   download: CsvDownload,
   logger: Logger,
 ): Promise<void> {
+  const stringify = await csvStringify();
   response.status(200);
   response.setHeader('Content-Type', CSV_CONTENT_TYPE);
   response.setHeader('Content-Disposition', download.disposition);

@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { parse } from 'csv-parse';
+import { onFirstUse } from '../../common/modules/on-first-use.js';
+
+/** The CSV parser, imported with the first import of a file. */
+const csvParse = onFirstUse(async () => (await import('csv-parse')).parse);
 
 /** How much of the file is read to find the end of the header line. */
 const HEADER_PROBE_BYTES = 64 * 1024;
@@ -48,6 +51,7 @@ export async function detectDelimiter(file: string): Promise<',' | '\t' | null> 
  * A syntax error ends the iteration with a CsvSyntaxError naming its line.
  */
 export async function* readCsv(file: string, delimiter: string): AsyncGenerator<CsvRecord> {
+  const parse = await csvParse();
   const parser = createReadStream(file).pipe(
     parse({
       delimiter,
