@@ -46,6 +46,8 @@ export interface TroveProcessOptions {
   dataDir?: string;
   /** How long to wait for "Trove is listening" (the process compiles the sources as it loads them, which is slow on a busy machine). */
   startTimeoutMs?: number;
+  /** Node options put before the entry point, e.g. another `--import`. */
+  nodeOptions?: string[];
 }
 
 /**
@@ -69,11 +71,16 @@ export async function startTroveProcess(options: TroveProcessOptions = {}): Prom
     TROVE_BARCODE_OPENFOODFACTS_URL: '',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--enable-source-maps', '--import', LOADER, MAIN], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const nodeOptions = options.nodeOptions ?? [];
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', '--import', LOADER, ...nodeOptions, MAIN],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const logs: LogLine[] = [];
   const exited = new Promise<ProcessExit>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })),
