@@ -39,6 +39,11 @@ import { COMMON_WORD, COMMON_WORD_MATCHES, RARE_WORD, SEARCH_WORD } from './word
 import { getJson, signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
 import { startTroveProcess, watchMemory } from './trove-process.js';
+import {
+  formatTelemetryCost,
+  measureTelemetryCost,
+  type TelemetryCostRow,
+} from './telemetry-cost.js';
 
 /**
  * `npm run bench`: Trove's production build, started as `npm start` starts it (a child process,
@@ -139,14 +144,15 @@ async function main(): Promise<void> {
     run: () => rm(dataDir, { recursive: true, force: true }),
   });
   progress(`starting Trove (dist/main.js) on ${database.kind} database ${database.name}`);
+  const troveEnv = {
+    TROVE_LOG_LEVEL: 'warn',
+    TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
+    TROVE_WEB_MAX_UPLOAD_SIZE: '16',
+  };
   const trove = await startTroveProcess({
     databaseUrl: database.url,
     dataDir,
-    env: {
-      TROVE_LOG_LEVEL: 'warn',
-      TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
-      TROVE_WEB_MAX_UPLOAD_SIZE: '16',
-    },
+    env: troveEnv,
     stdout: 'inherit',
   });
   cleanups.push({ name: 'stop Trove', run: () => trove.stop() });
@@ -367,6 +373,32 @@ async function main(): Promise<void> {
     ),
   );
 
+  // The cost of telemetry: get and list again on a Trove with it on, at two sampling ratios.
+  const offResult = (name: string): ScenarioResult => {
+    const found = results.find((result) => result.name === name);
+    if (!found) throw new Error(`no ${name} scenario to compare telemetry with`);
+    return found;
+  };
+  const telemetryCost: TelemetryCostRow[] = await measureTelemetryCost({
+    databaseUrl: database.url,
+    authorization: session.authorization,
+    scenarios: [
+      {
+        name: 'get',
+        paths: fixtures.getIds.map((id) => `/api/v1/entities/${id}`),
+        off: offResult('get').app,
+      },
+      { name: 'list', paths: [listPath('')], off: offResult('list').app },
+    ],
+    ratios: [1, 0.1],
+    env: troveEnv,
+    connections: settings.connections,
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    settle: () => settle(pool),
+    progress,
+  });
+
   progress('attachments: 10 MiB upload and download (local disk)');
   const attachments: AttachmentThroughput = await measureAttachmentThroughput(
     baseUrl,
@@ -408,6 +440,7 @@ async function main(): Promise<void> {
       results.find((result) => result.name === 'get'),
     )}`,
   );
+  console.log(`\n${formatTelemetryCost(telemetryCost)}`);
   console.log(`\n${formatMemory(memory)}`);
   console.log(
     `attachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
@@ -463,6 +496,7 @@ async function main(): Promise<void> {
     rawGet: rawGetResult,
     scenarios: results,
     frameworkFloor,
+    telemetryCost,
     memory,
     sizeComparison: comparison,
     attachments,
