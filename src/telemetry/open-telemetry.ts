@@ -278,6 +278,8 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
       // Statement text only: bound values stay out, and only SQL of a request or job is traced.
       enhancedDatabaseReporting: false,
       requireParentSpan: true,
+      // The wait for a pooled connection is the histogram trove.db.pool.wait_duration.
+      ignoreConnectSpans: true,
     }),
     new UndiciInstrumentation({
       requestHook: (span, request) => span.setAttribute('url.full', request.origin),
