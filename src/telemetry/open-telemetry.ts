@@ -281,8 +281,13 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
       // The wait for a pooled connection is the histogram trove.db.pool.wait_duration.
       ignoreConnectSpans: true,
     }),
+    // fetch (the OpenID provider): as for http, the origin only.
     new UndiciInstrumentation({
-      requestHook: (span, request) => span.setAttribute('url.full', request.origin),
+      startSpanHook: (request) => ({
+        'url.full': request.origin,
+        'url.path': REDACTED,
+        'url.query': request.path.includes('?') ? REDACTED : '',
+      }),
     }),
   ];
   if (metering) {
