@@ -43,6 +43,11 @@ import { COMMON_WORD, COMMON_WORD_MATCHES, RARE_WORD, SEARCH_WORD } from './word
 import { getJson, signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
 import { idleMemoryOf, startTroveProcess, watchMemory } from './trove-process.js';
+import {
+  formatTelemetryCost,
+  measureTelemetryCost,
+  type TelemetryCostRow,
+} from './telemetry-cost.js';
 
 /**
  * `npm run bench`: Trove's production build, started as `npm start` starts it (a child process,
@@ -145,17 +150,13 @@ async function main(): Promise<void> {
     run: () => rm(dataDir, { recursive: true, force: true }),
   });
   progress(`starting Trove (dist/main.js) on ${database.kind} database ${database.name}`);
+  const troveEnv = {
+    TROVE_LOG_LEVEL: 'warn',
+    TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
+    TROVE_WEB_MAX_UPLOAD_SIZE: '16',
+  };
   const startTrove = (): ReturnType<typeof startTroveProcess> =>
-    startTroveProcess({
-      databaseUrl: database.url,
-      dataDir,
-      env: {
-        TROVE_LOG_LEVEL: 'warn',
-        TROVE_DATABASE_POOL_SIZE: String(APP_POOL_SIZE),
-        TROVE_WEB_MAX_UPLOAD_SIZE: '16',
-      },
-      stdout: 'inherit',
-    });
+    startTroveProcess({ databaseUrl: database.url, dataDir, env: troveEnv, stdout: 'inherit' });
   let trove = await startTrove();
   const firstStartMs = trove.startupMs;
   cleanups.push({ name: 'stop Trove', run: () => trove.stop() });
@@ -390,6 +391,32 @@ async function main(): Promise<void> {
     ),
   );
 
+  // The cost of telemetry: get and list again on a Trove with it on, at two sampling ratios.
+  const offResult = (name: string): ScenarioResult => {
+    const found = results.find((result) => result.name === name);
+    if (!found) throw new Error(`no ${name} scenario to compare telemetry with`);
+    return found;
+  };
+  const telemetryCost: TelemetryCostRow[] = await measureTelemetryCost({
+    databaseUrl: database.url,
+    authorization: session.authorization,
+    scenarios: [
+      {
+        name: 'get',
+        paths: fixtures.getIds.map((id) => `/api/v1/entities/${id}`),
+        off: offResult('get').app,
+      },
+      { name: 'list', paths: [listPath('')], off: offResult('list').app },
+    ],
+    ratios: [1, 0.1],
+    env: troveEnv,
+    connections: settings.connections,
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    settle: () => settle(pool),
+    progress,
+  });
+
   progress('attachments: 10 MiB upload and download (local disk)');
   const attachments: AttachmentThroughput = await measureAttachmentThroughput(
     baseUrl,
@@ -437,6 +464,7 @@ async function main(): Promise<void> {
       results.find((result) => result.name === 'get'),
     )}`,
   );
+  console.log(`\n${formatTelemetryCost(telemetryCost)}`);
   console.log(`\n${formatMemory(memory)}`);
   console.log(formatIdleMemory(idle, memory, frameworkFloor));
   console.log(formatStartup(startup, frameworkFloor));
@@ -494,6 +522,7 @@ async function main(): Promise<void> {
     rawGet: rawGetResult,
     scenarios: results,
     frameworkFloor,
+    telemetryCost,
     memory,
     idleMemory: idle,
     startup,

@@ -19,6 +19,7 @@ import { CHANGE_FEED_PATH } from './events/change-feed.gateway.js';
 import { WebUi } from './web-ui/web-ui.js';
 import { isScimRequest } from './scim/scim-body.interceptor.js';
 import { SCIM_BASE_PATH } from './scim/scim.controller.js';
+import { telemetry } from './telemetry/telemetry.js';
 
 export const SWAGGER_PATH = 'swagger';
 export const UPGRADE_REQUIRED_MESSAGE = 'this endpoint only accepts a WebSocket upgrade';
@@ -53,6 +54,9 @@ export function configureApp(
   // computed by hashing every response.
   app.set('etag', false);
   if (config.web.trustProxy) app.set('trust proxy', true);
+  // Request duration by route template and requests in flight, when metrics are collected.
+  const measure = telemetry().httpMiddleware;
+  if (measure) app.use(measure);
   app.use(requestLogging(logger));
   app.use(
     securityHeaders({

@@ -154,6 +154,22 @@ export interface TroveConfig {
     /** Test messages per minute, per user and per client address. */
     testRateLimit: number;
   };
+  /** OpenTelemetry; `enabled` false and no `metrics` listener: nothing of it is loaded. */
+  telemetry: {
+    /** Traces (and logs with trace ids, OTLP export) are on. */
+    enabled: boolean;
+    /** The separate Prometheus listener, when TROVE_METRICS_PORT is set. */
+    metrics: { port: number; host: string } | undefined;
+    serviceName: string;
+    /** OTLP base URL; empty: nothing is pushed. */
+    otlpEndpoint: string;
+    otlpProtocol: 'http/protobuf' | 'http/json' | 'grpc';
+    sampler: string;
+    samplerRatio: number;
+    spanExportDelayMs: number;
+    metricExportIntervalMs: number;
+    exportLogs: boolean;
+  };
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -340,6 +356,21 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       retryLimit: env.TROVE_NOTIFIER_RETRY_LIMIT,
       timeoutMs: env.TROVE_NOTIFIER_TIMEOUT * 1000,
       testRateLimit: env.TROVE_NOTIFIER_TEST_RATE_LIMIT,
+    },
+    telemetry: {
+      enabled: env.TROVE_OTEL_ENABLED,
+      metrics:
+        env.TROVE_METRICS_PORT === undefined
+          ? undefined
+          : { port: env.TROVE_METRICS_PORT, host: env.TROVE_METRICS_HOST },
+      serviceName: env.OTEL_SERVICE_NAME,
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
+      otlpProtocol: env.OTEL_EXPORTER_OTLP_PROTOCOL as TroveConfig['telemetry']['otlpProtocol'],
+      sampler: env.OTEL_TRACES_SAMPLER,
+      samplerRatio: Number(env.OTEL_TRACES_SAMPLER_ARG),
+      spanExportDelayMs: env.OTEL_BSP_SCHEDULE_DELAY,
+      metricExportIntervalMs: env.OTEL_METRIC_EXPORT_INTERVAL,
+      exportLogs: env.OTEL_LOGS_EXPORTER === 'otlp',
     },
   };
 }

@@ -643,6 +643,92 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10000)
   TROVE_NOTIFIER_TEST_RATE_LIMIT = 10;
+
+  // --- Telemetry (OpenTelemetry) ---------------------------------------------------------
+
+  /**
+   * Traces, metrics and logs with OpenTelemetry (see docs/observability.md). Off (and with
+   * TROVE_METRICS_PORT unset), no OpenTelemetry code is loaded at all.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_OTEL_ENABLED = false;
+
+  /**
+   * Port of a separate listener answering `GET /metrics` in Prometheus text format; set, metrics
+   * are collected (and the OpenTelemetry SDK loaded) even with TROVE_OTEL_ENABLED false. Unset:
+   * no listener.
+   */
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  TROVE_METRICS_PORT?: number = undefined;
+
+  /** Address the metrics listener binds. */
+  @IsString()
+  @MinLength(1)
+  TROVE_METRICS_HOST = '127.0.0.1';
+
+  /** Name of the service in every span, metric and log record. */
+  @IsString()
+  @MinLength(1)
+  OTEL_SERVICE_NAME = 'trove';
+
+  /**
+   * OTLP collector base URL (`/v1/traces`, `/v1/metrics`, `/v1/logs` are appended for HTTP);
+   * empty: nothing is pushed (spans are still made, so logs carry trace ids, and /metrics works).
+   * The per-signal `OTEL_EXPORTER_OTLP_<SIGNAL>_ENDPOINT` variables are honoured too.
+   */
+  @ValidateIf((env: EnvironmentVariables) => env.OTEL_EXPORTER_OTLP_ENDPOINT !== '')
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT = '';
+
+  /** OTLP encoding: `http/protobuf`, `http/json` or `grpc`. */
+  @IsIn(['http/protobuf', 'http/json', 'grpc'])
+  OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
+
+  /** Headers sent with every OTLP export, `key1=value1,key2=value2` (never logged). */
+  @IsString()
+  OTEL_EXPORTER_OTLP_HEADERS = '';
+
+  /**
+   * Which requests are traced: `parentbased_traceidratio` (a sampled incoming `traceparent` is
+   * followed, otherwise OTEL_TRACES_SAMPLER_ARG of new traces), `traceidratio`, `always_on`,
+   * `always_off`, `parentbased_always_on` or `parentbased_always_off`.
+   */
+  @IsIn([
+    'always_on',
+    'always_off',
+    'traceidratio',
+    'parentbased_always_on',
+    'parentbased_always_off',
+    'parentbased_traceidratio',
+  ])
+  OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
+
+  /** Share of new traces sampled by the ratio samplers, from 0 to 1. */
+  @Matches(/^(0(\.\d+)?|1(\.0+)?)$/, { message: 'must be a number from 0 to 1' })
+  OTEL_TRACES_SAMPLER_ARG = '1';
+
+  /** Milliseconds between two exports of finished spans (and of log records). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(3600000)
+  OTEL_BSP_SCHEDULE_DELAY = 5000;
+
+  /** Milliseconds between two OTLP pushes of the metrics. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  OTEL_METRIC_EXPORT_INTERVAL = 60000;
+
+  /** Log records exported over OTLP (`otlp`, needs an endpoint) or not (`none`). */
+  @IsIn(['otlp', 'none'])
+  OTEL_LOGS_EXPORTER = 'none';
 }
 
 /** Variables where an empty value means "none" (a provider switched off), not the default. */
@@ -662,6 +748,7 @@ export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'TROVE_MAILER_PASSWORD',
   'TROVE_NOTIFIER_ENCRYPTION_KEY',
   'TROVE_SCIM_TOKEN',
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ]);
 
 const KIND_CONSTRAINTS = new Set(['isInt', 'isBoolean', 'isIn', 'matches', 'isUrl', 'isString']);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
+import { telemetry } from '../telemetry/telemetry.js';
 import { AfterCommit } from './after-commit.js';
 
 /** Distinct texts a process prepares at most; PostgreSQL keeps each plan per connection. */
@@ -19,7 +20,7 @@ const MAX_PREPARED_TEXTS = 32;
  * caller's transaction holds one. Outside a unit of work each call runs on the pool by itself.
  */
 @Injectable()
-export class Database {
+export class Database implements OnApplicationBootstrap {
   /** Statement name by text. */
   private readonly statementNames = new Map<string, string>();
 
@@ -27,6 +28,31 @@ export class Database {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  /** With metrics on: the pool's connections by state, and how long each connection was awaited. */
+  onApplicationBootstrap(): void {
+    if (!telemetry().metering) return;
+    const pool = (this.dataSource.driver as PostgresDriver).master as pg.Pool;
+    telemetry().observe('trove.db.pool.connections', () => [
+      { value: pool.totalCount - pool.idleCount, attributes: { pool: 'app', state: 'in_use' } },
+      { value: pool.idleCount, attributes: { pool: 'app', state: 'idle' } },
+      { value: pool.waitingCount, attributes: { pool: 'app', state: 'waiting' } },
+    ]);
+    type Done = (error: Error | undefined, client: unknown, release: unknown) => void;
+    const connect = (pool.connect as (done?: Done) => Promise<unknown> | undefined).bind(pool);
+    const waited = (startedAt: number): void => telemetry().poolWait(performance.now() - startedAt);
+    const measured = (done?: Done): Promise<unknown> | undefined => {
+      const startedAt = performance.now();
+      if (done) {
+        return connect((error, client, release) => {
+          waited(startedAt);
+          done(error, client, release);
+        });
+      }
+      return connect()?.finally(() => waited(startedAt));
+    };
+    pool.connect = measured as typeof pool.connect;
+  }
 
   /** The manager of the open unit of work, or the pool's outside one. */
   get manager(): EntityManager {

@@ -17,6 +17,7 @@ import type { TroveConfig } from '../config/configuration.js';
 import { isDatabaseUnavailable } from '../database/database-availability.js';
 import { DatabaseNotifications } from '../database/database-notifications.js';
 import type { ChangeEvent } from './change-event.js';
+import { telemetry } from '../telemetry/telemetry.js';
 import { ChangeEvents } from './change-events.service.js';
 
 export const CHANGE_FEED_PATH = '/api/v1/ws/events';
@@ -92,15 +93,27 @@ export class ChangeFeedGateway
 
   afterInit(server: WebSocketServer): void {
     const verifyClient: FeedVerify = (info, done) => {
-      this.verify(info.req).then(
-        () => done(true),
-        (error: unknown) => {
-          const { status, message } = this.refusal(error);
-          done(false, status, JSON.stringify({ error: message }), {
-            'Content-Type': 'application/json; charset=utf-8',
-          });
-        },
-      );
+      const { traceparent, tracestate } = info.req.headers;
+      const parent =
+        typeof traceparent === 'string'
+          ? { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) }
+          : undefined;
+      telemetry()
+        .inSpan(
+          `WS upgrade ${CHANGE_FEED_PATH}`,
+          { 'http.request.method': 'GET', 'http.route': CHANGE_FEED_PATH },
+          () => this.verify(info.req),
+          { parent, kind: 'server' },
+        )
+        .then(
+          () => done(true),
+          (error: unknown) => {
+            const { status, message } = this.refusal(error);
+            done(false, status, JSON.stringify({ error: message }), {
+              'Content-Type': 'application/json; charset=utf-8',
+            });
+          },
+        );
     };
     server.options.verifyClient = verifyClient;
     server.options.handleProtocols = (protocols) =>
@@ -173,12 +186,14 @@ export class ChangeFeedGateway
     let sockets = this.byGroup.get(feed.groupId);
     if (!sockets) this.byGroup.set(feed.groupId, (sockets = new Set()));
     sockets.add(feed);
+    telemetry().changeFeedSockets(1);
     socket.once('close', () => this.forget(feed));
   }
 
   private forget(feed: FeedSocket): void {
     const sockets = this.byGroup.get(feed.groupId);
     if (!sockets?.delete(feed)) return;
+    telemetry().changeFeedSockets(-1);
     if (sockets.size === 0) this.byGroup.delete(feed.groupId);
     const count = (this.socketsOfUser.get(feed.userId) ?? 1) - 1;
     if (count > 0) this.socketsOfUser.set(feed.userId, count);
@@ -195,6 +210,7 @@ export class ChangeFeedGateway
       return;
     }
     socket.send(text);
+    telemetry().count('trove.ws.events_sent');
   }
 
   private broadcast(groupId: string, event: ChangeEvent): void {

@@ -8,6 +8,12 @@ import {
 import PgBoss from 'pg-boss';
 import { databaseOutage } from '../database/database-availability.js';
 import { Database } from '../database/database.js';
+import {
+  JOB_TRACE_KEY,
+  telemetry,
+  type GaugeReading,
+  type TraceCarrier,
+} from '../telemetry/telemetry.js';
 
 export const JOB_QUEUE_OPTIONS = Symbol('JOB_QUEUE_OPTIONS');
 
@@ -135,7 +141,10 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   ): Promise<string | null> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`job ${name} is not registered`);
-    return this.boss.send(name, data, {
+    // With tracing on, the job carries the trace of the request that queued it.
+    const carrier = telemetry().carrier();
+    const sent = carrier ? { ...data, [JOB_TRACE_KEY]: carrier } : data;
+    return this.boss.send(name, sent, {
       ...this.retryRules(definition),
       singletonKey: options.singletonKey,
       startAfter: options.startAfterSeconds,
@@ -148,6 +157,7 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
   async onApplicationBootstrap(): Promise<void> {
     await this.boss.start();
     this.started = true;
+    telemetry().observe('trove.jobs.queued', () => this.queuedJobs());
     for (const definition of this.definitions.values()) {
       await this.createQueue(definition);
       await this.boss.updateQueue(definition.name, {
@@ -223,13 +233,19 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     definition: JobDefinition<object>,
     job: PgBoss.JobWithMetadata<object>,
   ): Promise<void> {
+    const { [JOB_TRACE_KEY]: carrier, ...data } = job.data as Record<string, unknown>;
+    const attempt = { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit };
     try {
-      await definition.handle(job.data, {
-        id: job.id,
-        retryCount: job.retryCount,
-        retryLimit: job.retryLimit,
-      });
+      // Each attempt is a span in the trace of the request that queued the job, linked to it.
+      await telemetry().inSpan(
+        `job ${definition.name}`,
+        { 'trove.job.name': definition.name, 'trove.job.attempt': job.retryCount + 1 },
+        () => definition.handle(carrier === undefined ? job.data : data, attempt),
+        { parent: carrier as TraceCarrier | undefined, kind: 'consumer', link: true },
+      );
+      telemetry().count('trove.jobs.completed', { 'trove.job.name': definition.name });
     } catch (error) {
+      telemetry().count('trove.jobs.failed', { 'trove.job.name': definition.name });
       const reason = error instanceof Error ? error.message : String(error);
       const last = job.retryCount >= job.retryLimit;
       this.logger.warn(
@@ -237,6 +253,21 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
       );
       throw error;
     }
+  }
+
+  /** Jobs waiting (created, retry) or running (active), by name, for the queue's gauge. */
+  private async queuedJobs(): Promise<GaugeReading[]> {
+    const rows = await this.database.query<{ name: string; state: string; count: string }>(
+      `SELECT name, state::text AS state, count(*) AS count FROM ${JOB_QUEUE_SCHEMA}.job
+        WHERE state IN ('created', 'retry', 'active') GROUP BY name, state`,
+    );
+    const counts = new Map(rows.map((row) => [`${row.name} ${row.state}`, Number(row.count)]));
+    return [...this.definitions.keys()].flatMap((name) =>
+      ['created', 'retry', 'active'].map((state) => ({
+        value: counts.get(`${name} ${state}`) ?? 0,
+        attributes: { 'trove.job.name': name, 'trove.job.state': state },
+      })),
+    );
   }
 
   private retryRules(

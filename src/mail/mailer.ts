@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Transporter } from 'nodemailer';
 import type { TroveConfig } from '../config/configuration.js';
 import { createMailTransport, isMailConfigured, type MailSettings } from './mail-transport.js';
+import { telemetry } from '../telemetry/telemetry.js';
 
 /** One message: a plain-text part and an HTML part. */
 export interface MailMessage {
@@ -38,8 +39,10 @@ export class Mailer implements OnModuleDestroy {
   /** Sends a message; a refusal or an unreachable server throws. */
   async send(message: MailMessage): Promise<void> {
     if (!this.configured) throw new MailNotConfiguredError();
-    this.transport ??= await createMailTransport(this.settings);
-    await this.transport.sendMail({ from: this.settings.from, ...message });
+    await telemetry().inSpan('mail send', {}, async () => {
+      this.transport ??= await createMailTransport(this.settings);
+      await this.transport.sendMail({ from: this.settings.from, ...message });
+    });
   }
 
   onModuleDestroy(): void {

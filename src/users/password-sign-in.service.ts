@@ -4,6 +4,7 @@ import { LoginThrottleService } from '../auth/login-throttle.service.js';
 import { SessionsService, type IssuedSession } from '../auth/sessions.service.js';
 import type { TroveConfig } from '../config/configuration.js';
 import { LOCAL_LOGIN_DISABLED, normaliseEmail, UsersService } from './users.service.js';
+import { telemetry } from '../telemetry/telemetry.js';
 
 /** What a sign-in with e-mail and password is given. */
 export interface PasswordSignIn {
@@ -34,15 +35,23 @@ export class PasswordSignInService {
       throw new ForbiddenException(LOCAL_LOGIN_DISABLED);
     }
     const keys = { account: normaliseEmail(email), address };
-    await this.throttle.assertAllowed(keys);
+    try {
+      await this.throttle.assertAllowed(keys);
+    } catch (error) {
+      telemetry().count('trove.auth.throttled');
+      telemetry().count('trove.auth.sign_ins', { outcome: 'throttled' });
+      throw error;
+    }
     let user;
     try {
       user = await this.users.verifyCredentials(email, password);
     } catch (error) {
       if (error instanceof UnauthorizedException) await this.throttle.recordFailure(keys);
+      telemetry().count('trove.auth.sign_ins', { outcome: 'failure' });
       throw error;
     }
     await this.throttle.recordSuccess(keys);
+    telemetry().count('trove.auth.sign_ins', { outcome: 'success' });
     return this.sessions.issue(user.id, { long: remember });
   }
 }

@@ -63,7 +63,7 @@ describe('optional parts of Trove load on first use', () => {
     reportFile = path.join(directory, 'modules.json');
     trove = await startTroveProcess({
       env: { DATABASE_URL: database.url, TROVE_LOADED_MODULES_FILE: reportFile },
-      preload: PRELOAD,
+      nodeOptions: ['--import', PRELOAD],
     });
     http = supertest(trove.baseUrl);
   }, 240_000);

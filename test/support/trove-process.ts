@@ -46,8 +46,8 @@ export interface TroveProcessOptions {
   dataDir?: string;
   /** How long to wait for "Trove is listening" (the process compiles the sources as it loads them, which is slow on a busy machine). */
   startTimeoutMs?: number;
-  /** A module to preload with `--import` after the TypeScript loader (loaded-modules.mjs). */
-  preload?: string;
+  /** Node options put before the entry point, e.g. another `--import` (loaded-modules.mjs). */
+  nodeOptions?: string[];
 }
 
 /**
@@ -71,10 +71,10 @@ export async function startTroveProcess(options: TroveProcessOptions = {}): Prom
     TROVE_BARCODE_OPENFOODFACTS_URL: '',
     ...options.env,
   };
-  const preload = options.preload === undefined ? [] : ['--import', options.preload];
+  const nodeOptions = options.nodeOptions ?? [];
   const child = spawn(
     process.execPath,
-    ['--enable-source-maps', '--import', LOADER, ...preload, MAIN],
+    ['--enable-source-maps', '--import', LOADER, ...nodeOptions, MAIN],
     {
       cwd: ROOT,
       env,

@@ -16,6 +16,7 @@ import { JsonText } from '../http/json-text.js';
 import type { StoredResponse } from './idempotency-key.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
 import { requestFingerprint } from './request-fingerprint.js';
+import { telemetry } from '../../telemetry/telemetry.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IN_PROGRESS_MESSAGE = 'a request with this Idempotency-Key is still in progress';
@@ -93,6 +94,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           case 'replay': {
             const { body, headers } = result.response;
             response.setHeader(REPLAYED_HEADER, 'true');
+            telemetry().count('trove.idempotency.replays');
             // The stored JSON is sent as it was first written.
             return of(body === null ? undefined : new JsonText(body, headers.ETag));
           }

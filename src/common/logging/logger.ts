@@ -1,10 +1,28 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
 import type { TroveConfig } from '../../config/configuration.js';
+import { telemetry } from '../../telemetry/telemetry.js';
 
-/** The process's one structured logger: JSON lines, or readable lines with TROVE_LOG_FORMAT=text. */
+/**
+ * The process's one structured logger: JSON lines, or readable lines with TROVE_LOG_FORMAT=text.
+ * Created after telemetry has started (see main.ts).
+ */
 export function createLogger(log: TroveConfig['log']): Logger {
+  const { tracing, exportLog } = telemetry();
   return pino({
+    // With telemetry on, a line written inside a span carries its `trace_id` and `span_id`, and
+    // each line written may also leave as an OTLP log record.
+    ...(tracing ? { mixin: () => telemetry().logFields() } : {}),
+    ...(exportLog
+      ? {
+          hooks: {
+            streamWrite: (line: string) => {
+              exportLog(line);
+              return line;
+            },
+          },
+        }
+      : {}),
     level: log.level,
     base: { service: 'trove' },
     timestamp: pino.stdTimeFunctions.isoTime,

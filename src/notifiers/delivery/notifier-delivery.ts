@@ -12,6 +12,7 @@ import {
 } from './drivers.js';
 import { DeliveryRejected, InvalidNotifierUrl, UnsupportedNotifierScheme } from './notifier-url.js';
 import { nodemailerModule } from '../../common/modules/on-first-use.js';
+import { telemetry } from '../../telemetry/telemetry.js';
 
 /** The most of a service's answer read (its content only matters for error messages). */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -40,6 +41,22 @@ export class NotifierDelivery {
   }
 
   async send(url: string, message: DeliveryMessage): Promise<void> {
+    // The scheme alone names the service: the rest of a notifier URL is its secret.
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? 'unknown';
+    try {
+      await telemetry().inSpan(
+        `notifier delivery ${scheme}`,
+        { 'trove.notifier.scheme': scheme },
+        () => this.deliver(url, message),
+      );
+    } catch (error) {
+      telemetry().count('trove.notifier.deliveries', { scheme, outcome: 'failure' });
+      throw error;
+    }
+    telemetry().count('trove.notifier.deliveries', { scheme, outcome: 'success' });
+  }
+
+  private async deliver(url: string, message: DeliveryMessage): Promise<void> {
     const plan = planDelivery(url, message);
     if (plan.kind === 'smtp') return this.sendMail(plan.mail);
     for (const request of plan.requests) await this.sendRequest(plan.service, request);

@@ -1,0 +1,445 @@
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import {
+  context,
+  createNoopMeter,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Link,
+  type Meter,
+  type Span,
+} from '@opentelemetry/api';
+import { logs, SeverityNumber, type Logger as OtelLogger } from '@opentelemetry/api-logs';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { RuntimeNodeInstrumentation } from '@opentelemetry/instrumentation-runtime-node';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type IMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
+import type { TroveConfig } from '../config/configuration.js';
+import { routeTemplate, statusClass } from './http-route.js';
+import {
+  installTelemetry,
+  type GaugeReading,
+  type Telemetry,
+  type TelemetryAttributes,
+  type TelemetryCounter,
+  type TelemetryGauge,
+  type TraceCarrier,
+} from './telemetry.js';
+
+type TelemetryConfig = TroveConfig['telemetry'];
+
+/** The running OpenTelemetry SDK: flushes and stops everything on shutdown. */
+export interface RunningTelemetry {
+  shutdown(): Promise<void>;
+}
+
+const SCOPE = 'trove';
+
+function samplerOf(config: TelemetryConfig): Sampler {
+  const ratio = new TraceIdRatioBasedSampler(config.samplerRatio);
+  switch (config.sampler) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratio;
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    default:
+      return new ParentBasedSampler({ root: ratio });
+  }
+}
+
+/**
+ * The OTLP exporters of the configured protocol. They read OTEL_EXPORTER_OTLP_ENDPOINT (and the
+ * per-signal endpoints), OTEL_EXPORTER_OTLP_HEADERS, timeouts and compression themselves.
+ */
+async function otlpExporters(protocol: TelemetryConfig['otlpProtocol']): Promise<{
+  spans: SpanExporter;
+  metrics: PushMetricExporter;
+  logs: LogRecordExporter;
+}> {
+  if (protocol === 'grpc') {
+    const [t, m, l] = await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-grpc'),
+      import('@opentelemetry/exporter-metrics-otlp-grpc'),
+      import('@opentelemetry/exporter-logs-otlp-grpc'),
+    ]);
+    return {
+      spans: new t.OTLPTraceExporter(),
+      metrics: new m.OTLPMetricExporter(),
+      logs: new l.OTLPLogExporter(),
+    };
+  }
+  if (protocol === 'http/json') {
+    const [t, m, l] = await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/exporter-metrics-otlp-http'),
+      import('@opentelemetry/exporter-logs-otlp-http'),
+    ]);
+    return {
+      spans: new t.OTLPTraceExporter(),
+      metrics: new m.OTLPMetricExporter(),
+      logs: new l.OTLPLogExporter(),
+    };
+  }
+  const [t, m, l] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/exporter-metrics-otlp-proto'),
+    import('@opentelemetry/exporter-logs-otlp-proto'),
+  ]);
+  return {
+    spans: new t.OTLPTraceExporter(),
+    metrics: new m.OTLPMetricExporter(),
+    logs: new l.OTLPLogExporter(),
+  };
+}
+
+/** The query of a URL never leaves: it may carry `access_token` and other credentials. */
+const REDACTED = '[redacted]';
+
+/** Outgoing requests name only their origin: a notifier's path and query are its secrets. */
+function outgoingAttributes(options: RequestOptions): Attributes {
+  const protocol = options.protocol ?? 'http:';
+  const host = options.hostname ?? options.host ?? 'localhost';
+  const port = options.port ? `:${String(options.port)}` : '';
+  return { 'url.full': `${protocol}//${host}${port}`, 'url.path': REDACTED };
+}
+
+const isServerRequest = (request: unknown): request is IncomingMessage & { route?: unknown } =>
+  typeof (request as IncomingMessage | undefined)?.headers === 'object' &&
+  typeof (request as IncomingMessage).httpVersion === 'string';
+
+/** Pino's numeric levels as OpenTelemetry severities. */
+const SEVERITY: Record<number, [SeverityNumber, string]> = {
+  10: [SeverityNumber.TRACE, 'TRACE'],
+  20: [SeverityNumber.DEBUG, 'DEBUG'],
+  30: [SeverityNumber.INFO, 'INFO'],
+  40: [SeverityNumber.WARN, 'WARN'],
+  50: [SeverityNumber.ERROR, 'ERROR'],
+  60: [SeverityNumber.FATAL, 'FATAL'],
+};
+
+/** A written log line as a log record: its message as body, its other fields as attributes. */
+function emitLogLine(logger: OtelLogger, line: string): void {
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const { msg, level, time, trace_id: _traceId, span_id: _spanId, ...rest } = fields;
+  const [severityNumber, severityText] = SEVERITY[Number(level)] ?? SEVERITY[30];
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === null || value === undefined) continue;
+    attributes[key] =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? value
+        : JSON.stringify(value);
+  }
+  logger.emit({
+    body: typeof msg === 'string' ? msg : '',
+    severityNumber,
+    severityText,
+    timestamp: typeof time === 'string' ? new Date(time) : new Date(),
+    attributes,
+    context: context.active(),
+  });
+}
+
+/**
+ * Starts OpenTelemetry before the application's modules are loaded (so `http`, `pg` and
+ * `undici` are patched as they are first required) and installs Trove's telemetry:
+ * traces when `enabled`, metrics for `/metrics` and OTLP, log records over OTLP when asked.
+ */
+export async function startTelemetry(config: TelemetryConfig): Promise<RunningTelemetry> {
+  const resource = resourceFromAttributes({ 'service.name': config.serviceName });
+  const pushing = config.enabled && config.otlpEndpoint !== '';
+  const exporters = pushing ? await otlpExporters(config.otlpProtocol) : undefined;
+  const stops: Array<() => Promise<void>> = [];
+
+  let tracerProvider: NodeTracerProvider | undefined;
+  if (config.enabled) {
+    tracerProvider = new NodeTracerProvider({
+      resource,
+      sampler: samplerOf(config),
+      spanProcessors: exporters
+        ? [
+            new BatchSpanProcessor(exporters.spans, {
+              scheduledDelayMillis: config.spanExportDelayMs,
+            }),
+          ]
+        : [],
+    });
+    // AsyncLocalStorage context and W3C `traceparent` (and baggage) propagation.
+    tracerProvider.register();
+    stops.push(() => tracerProvider!.shutdown());
+  }
+
+  const readers: IMetricReader[] = [];
+  if (config.metrics) {
+    readers.push(
+      new PrometheusExporter({
+        host: config.metrics.host,
+        port: config.metrics.port,
+        endpoint: '/metrics',
+        withoutScopeInfo: true,
+      }),
+    );
+  }
+  if (exporters) {
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: exporters.metrics,
+        exportIntervalMillis: config.metricExportIntervalMs,
+        exportTimeoutMillis: Math.min(30_000, config.metricExportIntervalMs),
+      }),
+    );
+  }
+  const metering = readers.length > 0;
+  let meter: Meter = createNoopMeter();
+  if (metering) {
+    const meterProvider = new MeterProvider({ resource, readers });
+    metrics.setGlobalMeterProvider(meterProvider);
+    meter = meterProvider.getMeter(SCOPE);
+    stops.push(() => meterProvider.shutdown());
+  }
+
+  let logRecords: OtelLogger | undefined;
+  if (exporters && config.exportLogs) {
+    const loggerProvider = new LoggerProvider({
+      resource,
+      processors: [
+        new BatchLogRecordProcessor({
+          exporter: exporters.logs,
+          scheduledDelayMillis: config.spanExportDelayMs,
+        }),
+      ],
+    });
+    logs.setGlobalLoggerProvider(loggerProvider);
+    logRecords = loggerProvider.getLogger(SCOPE);
+    stops.push(() => loggerProvider.shutdown());
+  }
+
+  const metricsPort = config.metrics?.port;
+  const http = new HttpInstrumentation({
+    // Scrapes of the metrics listener are not traced.
+    ignoreIncomingRequestHook: (request) =>
+      metricsPort !== undefined && request.socket.localPort === metricsPort,
+    // No header or body is ever recorded; a query string is replaced as a whole.
+    startIncomingSpanHook: (request) =>
+      request.url?.includes('?') ? { 'url.query': REDACTED } : {},
+    startOutgoingSpanHook: outgoingAttributes,
+    applyCustomAttributesOnSpan: (span, request) => {
+      if (!isServerRequest(request)) return;
+      const route = routeTemplate(request);
+      if (route) {
+        span.updateName(`${request.method ?? 'GET'} ${route}`);
+        span.setAttribute('http.route', route);
+      }
+      // The group the request acted in (never the user's e-mail or credential).
+      const { user } = request as { user?: { tenant?: { groupId?: unknown } | null } };
+      const groupId = user?.tenant?.groupId;
+      if (typeof groupId === 'string') span.setAttribute('trove.group.id', groupId);
+    },
+  });
+  const instrumentations: Instrumentation[] = [
+    http,
+    new PgInstrumentation({
+      // Statement text only: bound values stay out, and only SQL of a request or job is traced.
+      enhancedDatabaseReporting: false,
+      requireParentSpan: true,
+      // The wait for a pooled connection is the histogram trove.db.pool.wait_duration.
+      ignoreConnectSpans: true,
+    }),
+    // fetch (the OpenID provider): as for http, the origin only.
+    new UndiciInstrumentation({
+      startSpanHook: (request) => ({
+        'url.full': request.origin,
+        'url.path': REDACTED,
+        'url.query': request.path.includes('?') ? REDACTED : '',
+      }),
+    }),
+  ];
+  if (metering) {
+    instrumentations.push(new RuntimeNodeInstrumentation());
+  }
+  const unregister = registerInstrumentations({ instrumentations });
+  // Trove measures requests by route template itself (see httpMiddleware).
+  http.setMeterProvider({ getMeter: () => createNoopMeter() });
+  stops.unshift(() => Promise.resolve(unregister()));
+
+  const tracer = trace.getTracer(SCOPE);
+  const counters = new Map<TelemetryCounter, ReturnType<Meter['createCounter']>>();
+  const describe: Record<TelemetryCounter, string> = {
+    'trove.auth.sign_ins': 'Password sign-ins, by outcome',
+    'trove.auth.throttled': 'Sign-in attempts refused by the throttle',
+    'trove.idempotency.replays': 'Requests answered with a kept Idempotency-Key answer',
+    'trove.notifier.deliveries': 'Notifier deliveries, by scheme and outcome',
+    'trove.ws.events_sent': 'Change-feed frames sent',
+    'trove.jobs.completed': 'Job attempts that succeeded, by job name',
+    'trove.jobs.failed': 'Job attempts that failed, by job name',
+  };
+  for (const [name, description] of Object.entries(describe)) {
+    counters.set(name as TelemetryCounter, meter.createCounter(name, { description }));
+  }
+  const sockets = meter.createUpDownCounter('trove.ws.connections', {
+    description: 'Open change-feed WebSocket connections',
+  });
+  const poolWait = meter.createHistogram('trove.db.pool.wait_duration', {
+    description: 'Time a request waited for a pooled database connection',
+    unit: 's',
+  });
+  const gauges: Record<TelemetryGauge, string> = {
+    'trove.db.pool.connections':
+      'Connections of the database pool, by state (in_use, idle, waiting)',
+    'trove.jobs.queued': 'Jobs in the queue, by job name and state (created, retry, active)',
+  };
+  const requestDuration = meter.createHistogram('trove.http.server.duration', {
+    description: 'Time to answer an HTTP request, by route template, method and status class',
+    unit: 's',
+    advice: {
+      explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    },
+  });
+  const inFlight = meter.createUpDownCounter('trove.http.server.active_requests', {
+    description: 'HTTP requests being answered',
+  });
+  const cpu = meter.createObservableCounter('trove.process.cpu.time', {
+    description: 'CPU time of the process, by mode (user, system)',
+    unit: 's',
+  });
+  cpu.addCallback((result) => {
+    const usage = process.cpuUsage();
+    result.observe(usage.user / 1e6, { 'cpu.mode': 'user' });
+    result.observe(usage.system / 1e6, { 'cpu.mode': 'system' });
+  });
+  const memory = meter.createObservableGauge('trove.process.memory.usage', {
+    description: 'Resident memory of the process',
+    unit: 'By',
+  });
+  memory.addCallback((result) => result.observe(process.memoryUsage.rss()));
+
+  const running = (span: Span, work: () => Promise<unknown>): Promise<unknown> =>
+    work().then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+        throw error;
+      },
+    );
+
+  const implementation: Telemetry = {
+    tracing: config.enabled,
+    metering,
+    httpMiddleware: metering
+      ? (request, response, next) => {
+          const method = request.method ?? 'GET';
+          const startedAt = performance.now();
+          inFlight.add(1, { 'http.request.method': method });
+          response.once('close', () => {
+            inFlight.add(-1, { 'http.request.method': method });
+            requestDuration.record((performance.now() - startedAt) / 1000, {
+              'http.route': routeTemplate(request) ?? 'unmatched',
+              'http.request.method': method,
+              'http.response.status_class': statusClass(response),
+            });
+          });
+          next();
+        }
+      : undefined,
+    count: (counter, attributes, value = 1) => counters.get(counter)?.add(value, attributes),
+    changeFeedSockets: (delta) => sockets.add(delta),
+    observe: (gauge, read) => {
+      const instrument = meter.createObservableGauge(gauge, { description: gauges[gauge] });
+      instrument.addCallback(async (result) => {
+        const readings: GaugeReading[] = await Promise.resolve(read()).catch(() => []);
+        for (const reading of readings) result.observe(reading.value, reading.attributes);
+      });
+    },
+    // Labelled with the pool (the application's; pg-boss keeps its own, unmeasured).
+    poolWait: (milliseconds) => poolWait.record(milliseconds / 1000, { pool: 'app' }),
+    carrier: () => {
+      if (!config.enabled) return undefined;
+      const carrier: TraceCarrier = {};
+      propagation.inject(context.active(), carrier);
+      return carrier.traceparent ? carrier : undefined;
+    },
+    inSpan: <T>(
+      name: string,
+      attributes: TelemetryAttributes,
+      work: () => Promise<T>,
+      options: {
+        parent?: TraceCarrier;
+        kind?: 'internal' | 'server' | 'consumer';
+        link?: boolean;
+      } = {},
+    ): Promise<T> => {
+      if (!config.enabled) return work();
+      const parent = options.parent
+        ? propagation.extract(ROOT_CONTEXT, options.parent)
+        : context.active();
+      const parentSpan = options.parent ? trace.getSpanContext(parent) : undefined;
+      const links: Link[] = options.link && parentSpan ? [{ context: parentSpan }] : [];
+      const kind =
+        options.kind === 'server'
+          ? SpanKind.SERVER
+          : options.kind === 'consumer'
+            ? SpanKind.CONSUMER
+            : SpanKind.INTERNAL;
+      return tracer.startActiveSpan(
+        name,
+        { kind, attributes, links },
+        parent,
+        (span) => running(span, work) as Promise<T>,
+      );
+    },
+    logFields: (): Record<string, string> => {
+      const span = trace.getSpan(context.active())?.spanContext();
+      if (!span || !trace.isSpanContextValid(span)) return {};
+      return { trace_id: span.traceId, span_id: span.spanId };
+    },
+    exportLog: logRecords ? (line) => emitLogLine(logRecords, line) : undefined,
+  };
+  installTelemetry(implementation);
+
+  return {
+    shutdown: async () => {
+      for (const stop of stops) await stop().catch(() => undefined);
+    },
+  };
+}
