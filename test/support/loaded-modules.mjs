@@ -1,8 +1,9 @@
 // `node --import ./test/support/loaded-modules.mjs ...` records every module the process loads:
 // ES modules as their resolved URLs (through a resolve hook, which runs on the loader thread and
-// reports here over a MessagePort), CommonJS modules as the keys of the require cache. On SIGUSR2
-// the list is written as a JSON array of paths (and URLs of built-ins) to the file named by
-// TROVE_LOADED_MODULES_FILE, written aside and renamed so that a reader sees all of it or nothing.
+// reports here over a MessagePort), CommonJS modules as the keys of the require cache. On SIGUSR2,
+// and again when the process exits, the list is written as a JSON array of paths (and URLs of
+// built-ins) to the file named by TROVE_LOADED_MODULES_FILE, written aside and renamed so that a
+// reader sees all of it or nothing.
 import { writeFileSync, renameSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +30,11 @@ export function loadedModules() {
 
 const file = process.env.TROVE_LOADED_MODULES_FILE;
 if (file) {
-  process.on('SIGUSR2', () => {
+  const write = () => {
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, JSON.stringify(loadedModules()));
     renameSync(partial, file);
-  });
+  };
+  process.on('SIGUSR2', write);
+  process.on('exit', write);
 }

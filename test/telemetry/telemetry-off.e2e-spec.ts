@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 import { startTroveProcess, type TroveProcess } from '../support/trove-process.js';
 import { listeningPorts } from './listening-ports.js';
 
-const MODULE_LIST = path.join(import.meta.dirname, 'module-list.mjs');
+const LOADED_MODULES = path.join(import.meta.dirname, '../support/loaded-modules.mjs');
 
 describe('telemetry off (the default)', () => {
   let database: TestDatabase;
@@ -20,12 +20,12 @@ describe('telemetry off (the default)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     listDir = await mkdtemp(path.join(os.tmpdir(), 'trove-modules-'));
-    listFile = path.join(listDir, 'modules.txt');
+    listFile = path.join(listDir, 'modules.json');
     trove = await startTroveProcess({
-      // Every module the process loads is listed: ES modules as they resolve, CommonJS ones
-      // from require's cache when it exits.
-      nodeOptions: ['--import', MODULE_LIST],
-      env: { DATABASE_URL: database.url, TROVE_TEST_MODULE_LIST: listFile },
+      // Every module the process loads is listed when it exits: ES modules as they resolve,
+      // CommonJS ones from require's cache.
+      nodeOptions: ['--import', LOADED_MODULES],
+      env: { DATABASE_URL: database.url, TROVE_LOADED_MODULES_FILE: listFile },
     });
   });
 
@@ -50,7 +50,7 @@ describe('telemetry off (the default)', () => {
 
     trove.signal('SIGTERM');
     expect((await trove.exited).code).toBe(0);
-    const loaded = (await readFile(listFile, 'utf8')).split('\n').filter(Boolean);
+    const loaded = JSON.parse(await readFile(listFile, 'utf8')) as string[];
     // The list is complete enough to see what the app loads, ESM and CommonJS alike...
     expect(loaded.some((entry) => entry.endsWith('/src/trove.ts'))).toBe(true);
     expect(loaded.some((entry) => entry.includes('/node_modules/pg/lib/'))).toBe(true);
