@@ -1,6 +1,7 @@
 import type { ConfigService } from '@nestjs/config';
 import { describe, expect, it } from 'vitest';
 import type { TroveConfig } from '../config/configuration.js';
+import type { Database } from '../database/database.js';
 import type {
   DatabaseNotifications,
   NotificationHandler,
@@ -35,16 +36,34 @@ class FakeNotifications {
   }
 }
 
+/** A unit of work the test opens and commits: work deferred to its commit waits for `commit`. */
+class UnitOfWork {
+  open = false;
+  private deferred: (() => Promise<void>)[] = [];
+
+  async afterCommit(work: () => Promise<void>): Promise<void> {
+    if (this.open) this.deferred.push(work);
+    else await work();
+  }
+
+  async commit(): Promise<void> {
+    this.open = false;
+    for (const work of this.deferred.splice(0)) await work();
+  }
+}
+
 const cacheOf = (capacity: number) => {
   const notifications = new FakeNotifications();
+  const unitOfWork = new UnitOfWork();
   const config = { get: () => ({ credentialCacheSize: capacity }) };
   const cache = new VerifiedCredentials(
     notifications as unknown as DatabaseNotifications,
+    unitOfWork as unknown as Database,
     config as unknown as ConfigService<TroveConfig, true>,
   );
   cache.onModuleInit();
   notifications.setSubscribed(true);
-  return { cache, notifications };
+  return { cache, notifications, unitOfWork };
 };
 
 const credential = (userId: string, expiresInMs: number | null = 60_000): VerifiedCredential => ({
@@ -115,6 +134,34 @@ describe('VerifiedCredentials', () => {
     expect(cache.size).toBe(0);
     expect(cache.get(keyOf('a'))).toBeUndefined();
     cache.keep(loading, keyOf('b'), credential('bob'));
+    expect(cache.size).toBe(0);
+  });
+
+  it('forgets again once the revoking unit of work commits, dropping what was kept before', async () => {
+    const { cache, unitOfWork } = cacheOf(10);
+    cache.keep(cache.ticket(), keyOf('a'), credential('ada'));
+    cache.keep(cache.ticket(), keyOf('b'), credential('bob'));
+    unitOfWork.open = true;
+    cache.forgetUser('ada');
+    cache.forgetCredential('bob-token');
+    expect(cache.size).toBe(0);
+    // Before the commit another request still reads the rows as they were, and keeps them.
+    cache.keep(cache.ticket(), keyOf('a'), credential('ada'));
+    cache.keep(cache.ticket(), keyOf('b'), credential('bob'));
+    expect(cache.get(keyOf('a'))?.userId).toBe('ada');
+    await unitOfWork.commit();
+    expect(cache.get(keyOf('a'))).toBeUndefined();
+    expect(cache.get(keyOf('b'))).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('forgets at once outside a unit of work', () => {
+    const { cache } = cacheOf(10);
+    cache.keep(cache.ticket(), keyOf('a'), credential('ada'));
+    const loading = cache.ticket();
+    cache.forgetUser('ada');
+    expect(cache.size).toBe(0);
+    cache.keep(loading, keyOf('a'), credential('ada'));
     expect(cache.size).toBe(0);
   });
 

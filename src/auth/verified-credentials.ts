@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { TroveConfig } from '../config/configuration.js';
+import { Database } from '../database/database.js';
 import { DatabaseNotifications } from '../database/database-notifications.js';
 import type { AuthRole } from './auth-role.js';
 import type { Tenant } from './auth-user.js';
@@ -41,6 +42,10 @@ export interface VerificationTicket {
  * connection, before the reconnect's LISTEN) nothing is read from or kept in the cache, and it
  * is emptied each time the channel is subscribed again, since notices may have been missed.
  * A credential loaded while a notice arrived is not kept (`ticket()` / `keep()`).
+ *
+ * The instance that revokes forgets at once and again once its unit of work has committed: until
+ * the commit, a request verifying the same credential still reads the row as it was, and may keep
+ * it; the second forgetting, before the revoking request answers, drops what such a request kept.
  */
 @Injectable()
 export class VerifiedCredentials implements OnModuleInit {
@@ -53,6 +58,7 @@ export class VerifiedCredentials implements OnModuleInit {
 
   constructor(
     private readonly notifications: DatabaseNotifications,
+    private readonly db: Database,
     config: ConfigService<TroveConfig, true>,
   ) {
     this.capacity = config.get('auth', { infer: true }).credentialCacheSize;
@@ -62,7 +68,7 @@ export class VerifiedCredentials implements OnModuleInit {
     if (this.capacity === 0) return;
     this.notifications.listen(
       CREDENTIALS_CHANNEL,
-      (userId) => this.forgetUser(userId),
+      (userId) => this.dropUser(userId),
       () => this.clear(),
     );
   }
@@ -111,27 +117,37 @@ export class VerifiedCredentials implements OnModuleInit {
   /**
    * Drops every cached credential of the user. The database's notice does so on every instance once
    * the change commits; the instance that makes the change calls this too, so that its own next
-   * request does not wait for the notice.
+   * request does not wait for the notice: now, and again after the open unit of work commits.
    */
   forgetUser(userId: string): void {
+    this.dropUser(userId);
+    void this.db.afterCommit(() => Promise.resolve(this.dropUser(userId)));
+  }
+
+  /** Drops the cached credentials of one token or API key (see `forgetUser`). */
+  forgetCredential(credentialId: string): void {
+    this.dropCredential(credentialId);
+    void this.db.afterCommit(() => Promise.resolve(this.dropCredential(credentialId)));
+  }
+
+  /** How many credentials are cached. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private dropUser(userId: string): void {
     this.generation += 1;
     for (const key of this.keysByUser.get(userId) ?? []) this.entries.delete(key);
     this.keysByUser.delete(userId);
   }
 
-  /** Drops the cached credentials of one token or API key (see `forgetUser`). */
-  forgetCredential(credentialId: string): void {
+  private dropCredential(credentialId: string): void {
     this.generation += 1;
     for (const [key, entry] of this.entries) {
       if (entry.credentialId !== credentialId) continue;
       this.entries.delete(key);
       this.unindex(key, entry.userId);
     }
-  }
-
-  /** How many credentials are cached. */
-  get size(): number {
-    return this.entries.size;
   }
 
   private clear(): void {
