@@ -115,3 +115,48 @@ describe.each([
     }
   });
 });
+
+describe('telemetry exported with a protocol per signal', () => {
+  let http: OtlpReceiver;
+  let grpc: OtlpReceiver;
+  let database: TestDatabase;
+  let trove: TroveProcess;
+
+  beforeAll(async () => {
+    [http, grpc, database] = await Promise.all([
+      startOtlpReceiver(),
+      startOtlpGrpcReceiver(),
+      createTestDatabase(),
+    ]);
+    trove = await startTroveProcess({
+      env: {
+        DATABASE_URL: database.url,
+        ...otlpEnv(http, 'http/protobuf'),
+        OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: grpc.url,
+        OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: 'http/json',
+      },
+    });
+    await signUp({ http: supertest(trove.baseUrl) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await trove?.dispose();
+    await Promise.all([http?.close(), grpc?.close()]);
+    await database?.drop();
+  });
+
+  it('sends spans as http/protobuf, log records as http/json, and metrics over gRPC to their own endpoint', async () => {
+    await serverSpan(http, 'POST /api/v1/users/register');
+    await eventually(() => http.logRecords()[0]);
+    await eventually(() =>
+      grpc.metrics().find((metric) => metric.name === 'trove.http.server.duration'),
+    );
+    const signals = (receiver: OtlpReceiver): string[] => [
+      ...new Set(receiver.requests.map((request) => `${request.signal} ${request.encoding}`)),
+    ];
+    expect(signals(http).sort()).toEqual(['logs json', 'traces protobuf']);
+    expect(signals(grpc)).toEqual(['metrics grpc']);
+    expect([...http.rejected, ...grpc.rejected]).toEqual([]);
+  });
+});
