@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { config as loadDotenv } from 'dotenv';
-import { ConfigurationError, validateEnvironment } from './env.js';
+import { ConfigurationError, validateEnvironment, type OTLP_PROTOCOLS } from './env.js';
+
+/** An encoding of OTLP exports. */
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 /** The typed view of the configuration; code reads these namespaces, never process.env. */
 export interface TroveConfig {
@@ -163,7 +166,8 @@ export interface TroveConfig {
     serviceName: string;
     /** OTLP base URL; empty: nothing is pushed. */
     otlpEndpoint: string;
-    otlpProtocol: 'http/protobuf' | 'http/json' | 'grpc';
+    /** The encoding of each signal's exports. */
+    otlpProtocols: Record<'traces' | 'metrics' | 'logs', OtlpProtocol>;
     sampler: string;
     samplerRatio: number;
     spanExportDelayMs: number;
@@ -365,7 +369,14 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
           : { port: env.TROVE_METRICS_PORT, host: env.TROVE_METRICS_HOST },
       serviceName: env.OTEL_SERVICE_NAME,
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
-      otlpProtocol: env.OTEL_EXPORTER_OTLP_PROTOCOL as TroveConfig['telemetry']['otlpProtocol'],
+      otlpProtocols: {
+        traces: (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||
+          env.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol,
+        metrics: (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ||
+          env.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol,
+        logs: (env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL ||
+          env.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol,
+      },
       sampler: env.OTEL_TRACES_SAMPLER,
       samplerRatio: Number(env.OTEL_TRACES_SAMPLER_ARG),
       spanExportDelayMs: env.OTEL_BSP_SCHEDULE_DELAY,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from './configuration.js';
 import { ConfigurationError, validateEnvironment } from './env.js';
 
 const problemsOf = (env: Record<string, string>): string[] => {
@@ -74,6 +75,23 @@ describe('validateEnvironment', () => {
       'DATABASE_URL: must be a postgres:// or postgresql:// URL (value hidden)',
     ]);
     expect(problems.join()).not.toContain('hunter2');
+  });
+
+  it('takes an OTLP protocol per signal, the general one where none is set', () => {
+    const { otlpProtocols } = loadConfig({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: '',
+    }).telemetry;
+    expect(otlpProtocols).toEqual({ traces: 'grpc', metrics: 'http/json', logs: 'grpc' });
+    expect(loadConfig({}).telemetry.otlpProtocols).toEqual({
+      traces: 'http/protobuf',
+      metrics: 'http/protobuf',
+      logs: 'http/protobuf',
+    });
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'thrift' })).toEqual([
+      expect.stringMatching(/^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: .*got "thrift"/),
+    ]);
   });
 
   it('requires the OIDC provider settings only when OIDC is enabled', () => {

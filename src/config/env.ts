@@ -31,6 +31,9 @@ const toInteger = ({ value }: { value: unknown }): unknown =>
 const toTrimmed = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? value.trim() : value;
 
+/** The encodings of OTLP exports. */
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+
 /**
  * Every environment variable Trove reads, declared once with its default.
  * `.env.example` lists the same variables in the same order.
@@ -686,8 +689,23 @@ export class EnvironmentVariables {
   OTEL_EXPORTER_OTLP_ENDPOINT = '';
 
   /** OTLP encoding: `http/protobuf`, `http/json` or `grpc`. */
-  @IsIn(['http/protobuf', 'http/json', 'grpc'])
+  @IsIn(OTLP_PROTOCOLS)
   OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
+
+  /** OTLP encoding of the spans alone; empty: OTEL_EXPORTER_OTLP_PROTOCOL. */
+  @ValidateIf((env: EnvironmentVariables) => env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== '')
+  @IsIn(OTLP_PROTOCOLS)
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = '';
+
+  /** OTLP encoding of the metrics alone; empty: OTEL_EXPORTER_OTLP_PROTOCOL. */
+  @ValidateIf((env: EnvironmentVariables) => env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL !== '')
+  @IsIn(OTLP_PROTOCOLS)
+  OTEL_EXPORTER_OTLP_METRICS_PROTOCOL = '';
+
+  /** OTLP encoding of the log records alone; empty: OTEL_EXPORTER_OTLP_PROTOCOL. */
+  @ValidateIf((env: EnvironmentVariables) => env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL !== '')
+  @IsIn(OTLP_PROTOCOLS)
+  OTEL_EXPORTER_OTLP_LOGS_PROTOCOL = '';
 
   /** Headers sent with every OTLP export, `key1=value1,key2=value2` (never logged). */
   @IsString()

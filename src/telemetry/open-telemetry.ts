@@ -39,7 +39,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
-import type { TroveConfig } from '../config/configuration.js';
+import type { OtlpProtocol, TroveConfig } from '../config/configuration.js';
 import { routeTemplate, statusClass } from './http-route.js';
 import {
   installTelemetry,
@@ -78,49 +78,56 @@ function samplerOf(config: TelemetryConfig): Sampler {
   }
 }
 
+/** The OTLP span exporter of `protocol`. */
+async function spanExporter(protocol: OtlpProtocol): Promise<SpanExporter> {
+  const { OTLPTraceExporter } =
+    protocol === 'grpc'
+      ? await import('@opentelemetry/exporter-trace-otlp-grpc')
+      : protocol === 'http/json'
+        ? await import('@opentelemetry/exporter-trace-otlp-http')
+        : await import('@opentelemetry/exporter-trace-otlp-proto');
+  return new OTLPTraceExporter();
+}
+
+/** The OTLP metric exporter of `protocol`. */
+async function metricExporter(protocol: OtlpProtocol): Promise<PushMetricExporter> {
+  const { OTLPMetricExporter } =
+    protocol === 'grpc'
+      ? await import('@opentelemetry/exporter-metrics-otlp-grpc')
+      : protocol === 'http/json'
+        ? await import('@opentelemetry/exporter-metrics-otlp-http')
+        : await import('@opentelemetry/exporter-metrics-otlp-proto');
+  return new OTLPMetricExporter();
+}
+
+/** The OTLP log record exporter of `protocol`. */
+async function logRecordExporter(protocol: OtlpProtocol): Promise<LogRecordExporter> {
+  const { OTLPLogExporter } =
+    protocol === 'grpc'
+      ? await import('@opentelemetry/exporter-logs-otlp-grpc')
+      : protocol === 'http/json'
+        ? await import('@opentelemetry/exporter-logs-otlp-http')
+        : await import('@opentelemetry/exporter-logs-otlp-proto');
+  return new OTLPLogExporter();
+}
+
 /**
- * The OTLP exporters of the configured protocol. They read OTEL_EXPORTER_OTLP_ENDPOINT (and the
- * per-signal endpoints), OTEL_EXPORTER_OTLP_HEADERS, timeouts and compression themselves.
+ * The OTLP exporter of each signal, in the protocol configured for it (a per-signal
+ * OTEL_EXPORTER_OTLP_<SIGNAL>_PROTOCOL, or else OTEL_EXPORTER_OTLP_PROTOCOL). They read
+ * OTEL_EXPORTER_OTLP_ENDPOINT (and the per-signal endpoints), OTEL_EXPORTER_OTLP_HEADERS, timeouts
+ * and compression themselves.
  */
-async function otlpExporters(protocol: TelemetryConfig['otlpProtocol']): Promise<{
+async function otlpExporters(protocols: TelemetryConfig['otlpProtocols']): Promise<{
   spans: SpanExporter;
   metrics: PushMetricExporter;
   logs: LogRecordExporter;
 }> {
-  if (protocol === 'grpc') {
-    const [t, m, l] = await Promise.all([
-      import('@opentelemetry/exporter-trace-otlp-grpc'),
-      import('@opentelemetry/exporter-metrics-otlp-grpc'),
-      import('@opentelemetry/exporter-logs-otlp-grpc'),
-    ]);
-    return {
-      spans: new t.OTLPTraceExporter(),
-      metrics: new m.OTLPMetricExporter(),
-      logs: new l.OTLPLogExporter(),
-    };
-  }
-  if (protocol === 'http/json') {
-    const [t, m, l] = await Promise.all([
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/exporter-metrics-otlp-http'),
-      import('@opentelemetry/exporter-logs-otlp-http'),
-    ]);
-    return {
-      spans: new t.OTLPTraceExporter(),
-      metrics: new m.OTLPMetricExporter(),
-      logs: new l.OTLPLogExporter(),
-    };
-  }
-  const [t, m, l] = await Promise.all([
-    import('@opentelemetry/exporter-trace-otlp-proto'),
-    import('@opentelemetry/exporter-metrics-otlp-proto'),
-    import('@opentelemetry/exporter-logs-otlp-proto'),
+  const [spans, metrics, logs] = await Promise.all([
+    spanExporter(protocols.traces),
+    metricExporter(protocols.metrics),
+    logRecordExporter(protocols.logs),
   ]);
-  return {
-    spans: new t.OTLPTraceExporter(),
-    metrics: new m.OTLPMetricExporter(),
-    logs: new l.OTLPLogExporter(),
-  };
+  return { spans, metrics, logs };
 }
 
 /** The query of a URL never leaves: it may carry `access_token` and other credentials. */
@@ -184,7 +191,7 @@ function emitLogLine(logger: OtelLogger, line: string): void {
 export async function startTelemetry(config: TelemetryConfig): Promise<RunningTelemetry> {
   const resource = resourceFromAttributes({ 'service.name': config.serviceName });
   const pushing = config.enabled && config.otlpEndpoint !== '';
-  const exporters = pushing ? await otlpExporters(config.otlpProtocol) : undefined;
+  const exporters = pushing ? await otlpExporters(config.otlpProtocols) : undefined;
   const stops: Array<() => Promise<void>> = [];
 
   let tracerProvider: NodeTracerProvider | undefined;

@@ -11,16 +11,16 @@ import { startSmtpStandIn, type SmtpStandIn } from '../support/smtp-stand-in.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { startTroveProcess, type TroveProcess } from '../support/trove-process.js';
 import { listeningPorts } from './listening-ports.js';
+import { attribute, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 import {
-  attribute,
-  startOtlpReceiver,
-  type OtlpReceiver,
-  type ReceivedSpan,
-} from './otlp-receiver.js';
-
-const SPAN_KIND_SERVER = 2;
-const SPAN_KIND_CLIENT = 3;
-const COLLECTOR_KEY = 'collector-key-4f1d9b';
+  COLLECTOR_KEY,
+  eventually,
+  otlpEnv,
+  serverSpan as receivedServerSpan,
+  spansOf as receivedSpansOf,
+  sqlSpansOf,
+  SPAN_KIND_CLIENT,
+} from './telemetry-helpers.js';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -28,15 +28,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** Polls `probe` until it returns something other than undefined (or the test times out). */
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A stand-in webhook receiver keeping the headers of each request. */
@@ -94,19 +85,9 @@ describe('telemetry on: traces, metrics and logs', () => {
     const text = await response.text();
     return getMetricsFromIterator(text.split('\n')[Symbol.iterator]());
   };
-  const spansOf = (traceId: string): ReceivedSpan[] =>
-    receiver.spans().filter((span) => span.traceId === traceId);
-  const serverSpan = (name: string, traceId?: string): Promise<ReceivedSpan> =>
-    eventually(() =>
-      receiver
-        .spans()
-        .find(
-          (span) =>
-            span.name === name &&
-            span.kind === SPAN_KIND_SERVER &&
-            (traceId === undefined || span.traceId === traceId),
-        ),
-    );
+  const spansOf = (traceId: string) => receivedSpansOf(receiver, traceId);
+  const serverSpan = (name: string, traceId?: string) =>
+    receivedServerSpan(receiver, name, traceId);
 
   beforeAll(async () => {
     [receiver, smtp, hook, database, metricsPort] = await Promise.all([
@@ -119,14 +100,8 @@ describe('telemetry on: traces, metrics and logs', () => {
     trove = await startTroveProcess({
       env: {
         DATABASE_URL: database.url,
-        TROVE_OTEL_ENABLED: 'true',
+        ...otlpEnv(receiver, 'http/json'),
         TROVE_METRICS_PORT: String(metricsPort),
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_HEADERS: `x-collector-key=${COLLECTOR_KEY}`,
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-        OTEL_METRIC_EXPORT_INTERVAL: '500',
-        OTEL_LOGS_EXPORTER: 'otlp',
         TROVE_JOBS_POLL_INTERVAL: '1',
         TROVE_OUTBOUND_ALLOW_NETS: '127.0.0.1/32',
         TROVE_AUTH_RATE_LIMIT_MAX_ATTEMPTS: '2',
@@ -166,9 +141,7 @@ describe('telemetry on: traces, metrics and logs', () => {
     expect(attribute(server, 'http.response.status_code')).toBe(200);
     expect(attribute(server, 'trove.group.id')).toBe(owner.groupId);
     const sql = await eventually(() => {
-      const found = spansOf(server.traceId).filter(
-        (span) => span.scope.includes('pg') && span.name.startsWith('pg.query'),
-      );
+      const found = sqlSpansOf(receiver, server.traceId);
       return found.some((span) => /UPDATE/i.test(String(attribute(span, 'db.query.text'))))
         ? found
         : undefined;
@@ -374,6 +347,7 @@ describe('telemetry on: traces, metrics and logs', () => {
       ),
     );
     expect(pushed.headers['x-collector-key']).toBe(COLLECTOR_KEY);
+    expect(pushed.encoding).toBe('json');
   });
 
   it('sends no secret: passwords, API keys, notifier URLs, reset tokens, exporter headers', async () => {
