@@ -1,10 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
-import { AttributedTransactionalAdapter, attributeRequest } from './change-attribution.js';
+import { AttributedTransactionalAdapter } from './change-attribution.js';
+import { ChangeContextInterceptor } from './change-context.interceptor.js';
 import { Database } from './database.js';
 import { DatabaseNotifications, NOTIFICATIONS_DATABASE_URL } from './database-notifications.js';
 import { DATABASE_SERVER, type DatabaseServer } from './database-server.js';
@@ -14,9 +16,10 @@ import { runMigrations } from './migrate.js';
  * Connects to Trove's database and brings its schema up to date before the app serves, and
  * provides the one way to it: `Database`, whose calls join the unit of work of the current
  * context (nestjs-cls with its transactional plugin over the TypeORM data source), and
- * `DatabaseNotifications`, the instance's one LISTEN connection. Each HTTP request gets a context
- * that notes its caller and route, and every unit of work it opens is attributed to them
- * (`change-attribution.ts`): the entity history records who changed what through which operation.
+ * `DatabaseNotifications`, the instance's one LISTEN connection. Each request that may change data
+ * gets a context that notes its caller and route, and every unit of work it opens is attributed to
+ * them (`change-context.interceptor.ts`): the entity history records who changed what through
+ * which operation.
  */
 @Module({})
 export class DatabaseModule {
@@ -40,8 +43,6 @@ export class DatabaseModule {
         }),
         ClsModule.forRoot({
           global: true,
-          // No proxy providers: nothing to resolve for each request.
-          interceptor: { mount: true, setup: attributeRequest, resolveProxyProviders: false },
           plugins: [
             new ClsPluginTransactional({
               imports: [TypeOrmModule],
@@ -54,6 +55,7 @@ export class DatabaseModule {
       ],
       providers: [
         Database,
+        { provide: APP_INTERCEPTOR, useClass: ChangeContextInterceptor },
         DatabaseNotifications,
         { provide: NOTIFICATIONS_DATABASE_URL, useValue: url },
         { provide: DATABASE_SERVER, useValue: server ?? null },
