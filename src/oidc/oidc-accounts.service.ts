@@ -43,7 +43,9 @@ export class OidcAccountsService {
     const user =
       (await this.users.findByOidcIdentity(identity.issuer, identity.subject)) ??
       (await this.linkOrCreate(identity, sharedRole));
-    if (user.disabledAt) throw new OidcSignInRefused(`user ${user.id} is disabled`);
+    if (user.disabledAt) {
+      throw new OidcSignInRefused(`user ${user.id} is disabled`, 'account_disabled');
+    }
     if (sharedRole) await this.joinSharedGroup(user.id, sharedRole);
     return { id: user.id };
   }

@@ -11,7 +11,7 @@ import type { TroveConfig } from '../config/configuration.js';
 import { setSessionCookies } from '../users/session-cookies.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
 import { checkAccess, readIdentity } from './oidc-claims.js';
-import { OIDC_FAILURE_LOCATION, OidcSignInRefused } from './oidc-errors.js';
+import { oidcFailureLocation, OidcSignInRefused } from './oidc-errors.js';
 import { describeError, parseJsonObject } from './oidc-http.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 import {
@@ -105,7 +105,7 @@ export class OidcLoginService {
           : 'the callback started a new sign-in instead of finishing one';
     this.logger.warn(`OIDC sign-in failed from ${request.ip ?? 'unknown address'}: ${reason}`);
     await this.throttle.recordFailure({ address: request.ip });
-    return OIDC_FAILURE_LOCATION;
+    return oidcFailureLocation(outcome.kind === 'fail' ? outcome.shown : undefined);
   }
 
   private assertEnabled(request: Request): void {
@@ -179,8 +179,9 @@ export class OidcLoginService {
       this.signIn(flow, idToken, userInfoProfile).then(
         (user) => done(null, user),
         (error: unknown) => {
-          if (error instanceof OidcSignInRefused) done(null, false, { message: error.message });
-          else done(error instanceof Error ? error : new Error(String(error)));
+          if (error instanceof OidcSignInRefused) {
+            done(null, false, { message: error.message, shown: error.shown });
+          } else done(error instanceof Error ? error : new Error(String(error)));
         },
       );
     };

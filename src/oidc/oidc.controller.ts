@@ -83,14 +83,17 @@ export class OidcController {
     description:
       'Checks state, redeems the code with the PKCE verifier, verifies the ID token and reads ' +
       'UserInfo, then signs the user in as local login does (cookies set) and redirects to ' +
-      '`/home`. Any failure redirects to `/?oidc_error=oidc_auth_failed`. Failures count ' +
-      'against the sign-in throttle of the client address.',
+      '`/home`. Any failure redirects to `/?oidc_error=oidc_auth_failed`, followed by ' +
+      '`&oidc_reason=account_disabled` when the account is disabled. Failures count against the ' +
+      'sign-in throttle of the client address.',
   })
   @ApiQuery({ name: 'code', required: false, type: String })
   @ApiQuery({ name: 'state', required: false, type: String })
   @ApiQuery({ name: 'error', required: false, type: String })
   @ApiFoundResponse({
-    description: 'To `/home` when signed in, else to `/?oidc_error=oidc_auth_failed`',
+    description:
+      'To `/home` when signed in, else to `/?oidc_error=oidc_auth_failed` ' +
+      '(`&oidc_reason=account_disabled` for a disabled account)',
     headers: LOCATION_HEADER,
   })
   @ApiResponse(NOT_ENABLED)

@@ -6,6 +6,7 @@ import {
   type StrategyOptions,
   type VerifyFunction,
 } from 'passport-openidconnect';
+import type { OidcRefusalShown } from './oidc-errors.js';
 import { pkceChallenge, type OidcFlow } from './oidc-state-store.js';
 import type { OidcTokenClient } from './oidc-token-client.js';
 
@@ -20,8 +21,17 @@ export interface OidcSignedIn {
 export type StrategyOutcome =
   | { kind: 'redirect'; url: string }
   | { kind: 'success'; user: OidcSignedIn }
-  | { kind: 'fail'; reason: string }
+  | { kind: 'fail'; reason: string; shown?: OidcRefusalShown }
   | { kind: 'error'; error: unknown };
+
+/** What the verify callback said the person should be told (see OidcSignInRefused). */
+function shownOf(challenge: unknown): OidcRefusalShown | undefined {
+  const shown =
+    challenge && typeof challenge === 'object'
+      ? (challenge as { shown?: unknown }).shown
+      : undefined;
+  return shown === 'account_disabled' ? shown : undefined;
+}
 
 function describeChallenge(challenge: unknown): string {
   if (typeof challenge === 'string') return challenge;
@@ -66,7 +76,11 @@ export class TroveOidcStrategy extends Strategy {
       Object.assign(this, {
         success: (user: OidcSignedIn) => this.settle({ kind: 'success', user }),
         fail: (challenge?: unknown) =>
-          this.settle({ kind: 'fail', reason: describeChallenge(challenge) }),
+          this.settle({
+            kind: 'fail',
+            reason: describeChallenge(challenge),
+            shown: shownOf(challenge),
+          }),
         redirect: (url: string) => this.settle({ kind: 'redirect', url }),
         pass: () => this.settle({ kind: 'fail', reason: 'the strategy passed the request on' }),
         error: (error: unknown) => this.settle({ kind: 'error', error }),

@@ -13,7 +13,7 @@ import { GroupsService } from '../groups/groups.service.js';
 import { RegisterDto } from '../users/dto/register.dto.js';
 import { PasswordSignInService } from '../users/password-sign-in.service.js';
 import { clearSessionCookies, setSessionCookies } from '../users/session-cookies.js';
-import { UsersService } from '../users/users.service.js';
+import { AccountDisabledException, UsersService } from '../users/users.service.js';
 import { PAGE_STYLESHEET, PAGE_STYLESHEET_PATH } from './page-styles.js';
 import {
   homePage,
@@ -29,6 +29,8 @@ type Handler = (request: Request, response: Response) => Promise<void>;
 
 const OIDC_FAILED =
   'Single sign-on did not succeed. Try again, or ask your administrator if it keeps failing.';
+const ACCOUNT_DISABLED =
+  'This account is disabled. Ask your administrator if you should still have access.';
 const WRONG_CREDENTIALS = 'Wrong e-mail address or password.';
 const CROSS_SITE = 'This form was sent from another site, so it was refused.';
 const UNAVAILABLE = 'Trove cannot answer right now. Try again in a moment.';
@@ -112,13 +114,18 @@ export class BuiltInPages {
       response.redirect(302, PAGE_PATHS.home);
       return;
     }
-    const oidcError = request.query.oidc_error;
+    const { oidc_error: oidcError, oidc_reason: oidcReason } = request.query;
     this.send(
       response,
       200,
       signInPage({
         ...this.options,
-        message: oidcError === undefined ? undefined : OIDC_FAILED,
+        message:
+          oidcError === undefined
+            ? undefined
+            : oidcReason === 'account_disabled'
+              ? ACCOUNT_DISABLED
+              : OIDC_FAILED,
       }),
     );
   }
@@ -181,6 +188,7 @@ export class BuiltInPages {
       if (error instanceof HttpException && error.getStatus() === 401) {
         return refuse(401, WRONG_CREDENTIALS);
       }
+      if (error instanceof AccountDisabledException) return refuse(403, ACCOUNT_DISABLED);
       throw error;
     }
   }

@@ -6,6 +6,8 @@ import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, type TestProvider } from './test-pr
 export const START_PATH = '/api/v1/users/login/oidc';
 export const CALLBACK_PATH = '/api/v1/users/login/oidc/callback';
 export const FAILURE_LOCATION = '/?oidc_error=oidc_auth_failed';
+/** The failure page of a sign-in refused because the account is disabled. */
+export const DISABLED_LOCATION = `${FAILURE_LOCATION}&oidc_reason=account_disabled`;
 export const STATE_COOKIE = 'trove.oidc.state';
 
 /** Trove's environment for signing in at the test provider. */

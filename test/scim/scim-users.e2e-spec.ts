@@ -5,7 +5,7 @@ import { openFeed } from '../events/feed.js';
 import { Browser } from '../oidc/browser.js';
 import {
   callbackUrl,
-  FAILURE_LOCATION,
+  DISABLED_LOCATION,
   oidcEnv,
   sessionToken,
   signInWithOidc,
@@ -116,11 +116,11 @@ describe('SCIM 2.0 user provisioning', () => {
     return json<ScimUser>(response);
   };
 
-  /** Signs in through the provider; the session token, or undefined when Trove refused. */
+  /** Signs in through the provider; the session token, or undefined when the account is disabled. */
   const ssoSignIn = async (sub: string): Promise<string | undefined> => {
     const browser = new Browser();
     const { callback } = await signInWithOidc(browser, trove, idp, sub);
-    if (callback.location === `${trove.baseUrl}${FAILURE_LOCATION}`) return undefined;
+    if (callback.location === `${trove.baseUrl}${DISABLED_LOCATION}`) return undefined;
     expect(callback.location).toBe(`${trove.baseUrl}/home`);
     return `Bearer ${sessionToken(browser, trove)}`;
   };

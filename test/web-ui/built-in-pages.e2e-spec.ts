@@ -71,6 +71,23 @@ describe('Trove’s own pages (no TROVE_WEB_UI_DIR)', () => {
       );
     });
 
+    it('says so when single sign-on was refused because the account is disabled', async () => {
+      const disabled = await trove.http
+        .get('/?oidc_error=oidc_auth_failed&oidc_reason=account_disabled')
+        .expect(200);
+      expect(compact(disabled.text)).toContain(
+        '<p class="alert" role="alert">This account is disabled. Ask your administrator if you ' +
+          'should still have access.</p>',
+      );
+      const unknown = await trove.http
+        .get('/?oidc_error=oidc_auth_failed&oidc_reason=<b>')
+        .expect(200);
+      expect(compact(unknown.text)).toContain(
+        '<p class="alert" role="alert">Single sign-on did not succeed.',
+      );
+      expect(unknown.text).not.toContain('<b>');
+    });
+
     it('serves its stylesheet', async () => {
       const response = await trove.http.get('/trove-pages.css').expect(200);
       expect(response.headers['content-type']).toBe('text/css; charset=utf-8');
@@ -152,6 +169,21 @@ describe('Trove’s own pages (no TROVE_WEB_UI_DIR)', () => {
         '<p class="alert" role="alert">Wrong e-mail address or password.</p>',
       );
       expect(compact(response.text)).toContain(`value="&lt;b&gt;${member.email}"`);
+    });
+
+    it('answers a disabled account with 403 and a message on the form, setting no cookie', async () => {
+      const leaver = await signUp(trove, { name: 'Lea Leaver' });
+      await trove.query(`UPDATE users SET disabled_at = now() WHERE id = $1`, [leaver.id]);
+      const response = await post('/sign-in', {
+        email: leaver.email,
+        password: leaver.password,
+      }).expect(403);
+      expect(response.headers['set-cookie']).toBeUndefined();
+      expect(compact(response.text)).toContain(
+        '<p class="alert" role="alert">This account is disabled. Ask your administrator if you ' +
+          'should still have access.</p>',
+      );
+      expect(compact(response.text)).toContain(`value="${leaver.email}"`);
     });
 
     it('answers a form without e-mail or password with 422, counting no attempt', async () => {
