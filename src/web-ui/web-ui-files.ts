@@ -1,9 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Logger } from '@nestjs/common';
+import compressible from 'compressible';
 import type { NextFunction, Request, Response } from 'express';
 import mime from 'mime-types';
 import send from 'send';
+import { MIN_COMPRESSED_BYTES, type CompressedCopies } from './compressed-copies.js';
 import { isApiPath } from './web-paths.js';
 
 /** Content-hashed build output: a new build has new names, so a year and `immutable`. */
@@ -53,7 +56,7 @@ export function relativePathOf(requestPath: string): string | undefined {
 }
 
 /** What a path inside the directory names. */
-type Lookup = { kind: 'file'; real: string } | { kind: 'outside' } | { kind: 'none' };
+type Lookup = { kind: 'file'; real: string; size: number } | { kind: 'outside' } | { kind: 'none' };
 
 interface FoundFile {
   /** Real path of the file to send (the file itself or its precompressed sibling). */
@@ -61,19 +64,23 @@ interface FoundFile {
   /** Content type of the file as named. */
   type: string;
   encoding: string | undefined;
-  /** Whether precompressed siblings exist, so that answers vary with Accept-Encoding. */
+  /** Whether compressed forms exist, so that answers vary with Accept-Encoding. */
   varies: boolean;
 }
+
+const logger = new Logger('WebUi');
 
 /**
  * Serves a built single-page app from `directory` (for the requests `isWebUiRequest` picks):
  * files as they are (their content types, ETag and If-None-Match, Range, a
- * precompressed `.br` or `.gz` sibling when the client accepts it), and `index.html` for any
+ * precompressed `.br` or `.gz` sibling when the client accepts it, or else for a compressible
+ * type a copy compressed on its first request, kept in `copies`), and `index.html` for any
  * path that names no file (the app's own routes). Nothing outside the directory is reachable,
  * through `..`, encodings or symbolic links; a directory is never listed.
  */
 export function serveWebUiFiles(
   directory: string,
+  copies: CompressedCopies,
 ): (request: Request, response: Response, next: NextFunction) => void {
   const root = realpathSync(directory);
   const inside = (file: string): boolean => file.startsWith(`${root}${path.sep}`);
@@ -84,10 +91,14 @@ export function serveWebUiFiles(
     if (real === undefined) return { kind: 'none' };
     if (!inside(real)) return { kind: 'outside' };
     const info = await stat(real).catch(() => undefined);
-    return info?.isFile() ? { kind: 'file', real } : { kind: 'none' };
+    return info?.isFile() ? { kind: 'file', real, size: info.size } : { kind: 'none' };
   };
 
-  const negotiate = async (request: Request, real: string, named: string): Promise<FoundFile> => {
+  const negotiate = async (
+    request: Request,
+    { real, size }: { real: string; size: number },
+    named: string,
+  ): Promise<FoundFile> => {
     const type = mime.contentType(path.extname(named) || '.bin') || 'application/octet-stream';
     let varies = false;
     for (const { name, suffix } of ENCODINGS) {
@@ -98,7 +109,17 @@ export function serveWebUiFiles(
         return { file: sibling.real, type, encoding: name, varies };
       }
     }
-    return { file: real, type, encoding: undefined, varies };
+    if (varies || size < MIN_COMPRESSED_BYTES || !compressible(type)) {
+      return { file: real, type, encoding: undefined, varies };
+    }
+    const encoding = ENCODINGS.find(({ name }) => request.acceptsEncodings(name) === name)?.name;
+    if (encoding === undefined) return { file: real, type, encoding: undefined, varies: true };
+    try {
+      return { file: await copies.of(real, encoding), type, encoding, varies: true };
+    } catch (error) {
+      logger.warn(`could not compress ${named}, sent as it is: ${(error as Error).message}`);
+      return { file: real, type, encoding: undefined, varies: true };
+    }
   };
 
   const sendFile = (
@@ -147,12 +168,16 @@ export function serveWebUiFiles(
       return;
     }
     if (found.kind === 'file') {
-      const file = await negotiate(request, found.real, relative);
+      const file = await negotiate(request, found, relative);
       sendFile(request, response, file, cacheControlFor(relative));
       return;
     }
     // The app's own routes (`/home`, `/item/<id>`): its entry page, which routes on the client.
-    const index = path.join(root, 'index.html');
+    const index = await findFile('index.html');
+    if (index.kind !== 'file') {
+      response.status(404).json({ error: 'not found' });
+      return;
+    }
     sendFile(request, response, await negotiate(request, index, 'index.html'), REVALIDATE);
   };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
 import { securityHeaders } from '../common/http/security-headers.js';
@@ -11,6 +11,7 @@ import {
   inlineScriptHashes,
   singlePageAppHeaders,
 } from './content-security.js';
+import { CompressedCopies } from './compressed-copies.js';
 import { isWebUiRequest, serveWebUiFiles } from './web-ui-files.js';
 
 type Middleware = (request: Request, response: Response, next: NextFunction) => void;
@@ -24,9 +25,10 @@ const ENTRY_PAGES = ['index.html', '200.html'];
  * stricter ones).
  */
 @Injectable()
-export class WebUi implements OnModuleInit {
+export class WebUi implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('WebUi');
   private handle: Middleware | undefined;
+  private copies: CompressedCopies | undefined;
 
   constructor(
     private readonly pages: BuiltInPages,
@@ -44,6 +46,10 @@ export class WebUi implements OnModuleInit {
   onModuleInit(): void {
     const directory = this.config.get('web', { infer: true }).uiDir;
     this.handle = directory === '' ? this.builtInPages() : this.directory(directory);
+  }
+
+  onModuleDestroy(): void {
+    this.copies?.close();
   }
 
   private builtInPages(): Middleware {
@@ -64,7 +70,8 @@ export class WebUi implements OnModuleInit {
       }
     });
     const headers = securityHeaders(singlePageAppHeaders([...new Set(hashes)]));
-    const files = serveWebUiFiles(directory);
+    this.copies = new CompressedCopies();
+    const files = serveWebUiFiles(directory, this.copies);
     this.logger.log(`serving the web UI in ${directory}`);
     return (request, response, next) => {
       if (!isWebUiRequest(request)) return next();

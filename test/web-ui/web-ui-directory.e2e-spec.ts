@@ -86,7 +86,10 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
     });
 
     it('caches content-hashed assets for a year as immutable, with their content type', async () => {
-      const response = await trove.http.get('/_nuxt/app.abc123.js').expect(200);
+      const response = await trove.http
+        .get('/_nuxt/app.abc123.js')
+        .set('Accept-Encoding', 'identity')
+        .expect(200);
       expect(response.text).toBe(STAND_IN_APP_SCRIPT);
       expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
       expect(response.headers['cache-control']).toBe(IMMUTABLE);
@@ -136,6 +139,63 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
       expect(plain.headers.vary).toBe('Accept-Encoding');
       expect(plain.body.toString()).toBe(STAND_IN_STYLES);
       expect(new Set([brotli.headers.etag, gzip.headers.etag, plain.headers.etag]).size).toBe(3);
+    });
+
+    it('compresses a compressible file without a sibling on its first request, again when it changes', async () => {
+      const script = 'console.log("inventory");\n'.repeat(200);
+      await writeFile(path.join(ui.dir, '_nuxt/lazy.def456.js'), script);
+      const brotli = await rawGet(trove.baseUrl, '/_nuxt/lazy.def456.js', {
+        'accept-encoding': 'gzip, br',
+      });
+      expect(brotli.status).toBe(200);
+      expect(brotli.headers).toMatchObject({
+        'content-encoding': 'br',
+        'content-type': 'text/javascript; charset=utf-8',
+        vary: 'Accept-Encoding',
+        'cache-control': IMMUTABLE,
+      });
+      expect(brotli.body.length).toBeLessThan(script.length / 10);
+      expect(brotliDecompressSync(brotli.body).toString()).toBe(script);
+      const unchanged = await rawGet(trove.baseUrl, '/_nuxt/lazy.def456.js', {
+        'accept-encoding': 'br',
+        'if-none-match': String(brotli.headers.etag),
+      });
+      expect(unchanged.status).toBe(304);
+
+      const gzip = await rawGet(trove.baseUrl, '/_nuxt/lazy.def456.js', {
+        'accept-encoding': 'gzip',
+      });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).toString()).toBe(script);
+      const plain = await rawGet(trove.baseUrl, '/_nuxt/lazy.def456.js');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Accept-Encoding');
+      expect(plain.body.toString()).toBe(script);
+      expect(new Set([brotli.headers.etag, gzip.headers.etag, plain.headers.etag]).size).toBe(3);
+
+      // A file changed in place (same name) is compressed again.
+      const changed = 'console.log("changed");\n'.repeat(300);
+      await writeFile(path.join(ui.dir, '_nuxt/lazy.def456.js'), changed);
+      const again = await rawGet(trove.baseUrl, '/_nuxt/lazy.def456.js', {
+        'accept-encoding': 'br',
+      });
+      expect(brotliDecompressSync(again.body).toString()).toBe(changed);
+      expect(again.headers.etag).not.toBe(brotli.headers.etag);
+    });
+
+    it('sends small files and types that do not compress as they are', async () => {
+      const image = Buffer.alloc(4096, 7);
+      await writeFile(path.join(ui.dir, 'icon.png'), image);
+      const png = await rawGet(trove.baseUrl, '/icon.png', { 'accept-encoding': 'gzip, br' });
+      expect(png.headers).toMatchObject({ 'content-type': 'image/png' });
+      expect(png.headers['content-encoding']).toBeUndefined();
+      expect(png.headers.vary).toBeUndefined();
+      expect(png.body.equals(image)).toBe(true);
+      const small = await rawGet(trove.baseUrl, '/manifest.webmanifest', {
+        'accept-encoding': 'gzip, br',
+      });
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.body.toString()).toBe('{"name":"Stand-in"}');
     });
 
     it('answers 304 to If-None-Match with the ETag, and ranges with 206', async () => {
