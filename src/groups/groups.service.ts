@@ -98,6 +98,7 @@ export class GroupsService {
   /** Adds a member with `role` (their default group is the accounts module's to set). */
   async insertMember(groupId: string, userId: string, role: GroupRole): Promise<void> {
     await this.groups.insertMembership(groupId, userId, role);
+    this.verified.forgetUser(userId);
   }
 
   async isMember(groupId: string, userId: string): Promise<boolean> {

@@ -228,19 +228,25 @@ export class UsersService {
     return this.groups.groupIdsOf(userId);
   }
 
-  /** Makes `groupId` the user's default group (one of their groups). */
+  /**
+   * Makes `groupId` the user's default group (one of their groups). Like every change of the group
+   * a credential reaches, it makes this instance forget the user's verified credentials.
+   */
   async setDefaultGroup(userId: string, groupId: string): Promise<void> {
     await this.users.setDefaultGroup(userId, groupId);
+    this.verified.forgetUser(userId);
   }
 
   /** Makes `groupId` the user's default group if they have none. */
   async setDefaultGroupIfNone(userId: string, groupId: string): Promise<void> {
     await this.users.setDefaultGroupIfNone(userId, groupId);
+    this.verified.forgetUser(userId);
   }
 
   /** Points the user's default group at the first of `groupIds` unless it is one of them. */
   async keepDefaultGroupAmong(userId: string, groupIds: string[]): Promise<void> {
     await this.users.keepDefaultGroupAmong(userId, groupIds);
+    this.verified.forgetUser(userId);
   }
 
   /** The id, name, e-mail and disabled state of these users, by name (then id). */
