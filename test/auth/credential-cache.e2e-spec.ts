@@ -193,8 +193,13 @@ describe('verified credentials cached by each instance', () => {
       });
     // A token and a key not used yet, so the first request finds nothing cached.
     const fresh = await signIn(a, owner.email, owner.password);
-    // The API-key pepper is loaded once per process: by an unknown key, before counting.
+    // The API-key pepper and the token signing key are loaded once per instance: by an unknown key
+    // and another session's token, before counting.
     await b.http.get(`/api/v1/entities/${id}`).set('Authorization', 'trove_unknown').expect(401);
+    await b.http
+      .get(`/api/v1/entities/${id}`)
+      .set('Authorization', owner.authorization)
+      .expect(200);
     for (const [credential, check] of [
       [fresh.authorization, /FROM auth_tokens/],
       [apiKey, /FROM api_keys/],

@@ -1,11 +1,17 @@
-import { Injectable, UnauthorizedException, type ExecutionContext } from '@nestjs/common';
+import {
+  Injectable,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import passport from 'passport';
 import { ApiKeysService, isApiKey } from '../api-keys.service.js';
 import type { AuthIdentity } from '../auth-user.js';
 import { IS_PUBLIC_KEY } from '../decorators/public.decorator.js';
 import { requestedTenant } from '../identity.repository.js';
+import { JwtStrategy } from '../jwt.strategy.js';
 import { SessionsService } from '../sessions.service.js';
 import { presentedToken } from '../token-extraction.js';
 
@@ -19,16 +25,15 @@ export const INVALID_TOKEN_MESSAGE = 'valid authorization token is required';
  * header) are checked against their stored hash.
  */
 @Injectable()
-export class AuthenticationGuard extends AuthGuard('jwt') {
+export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
     private readonly sessions: SessionsService,
-  ) {
-    super();
-  }
+    private readonly jwt: JwtStrategy,
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
       context.getHandler(),
       context.getClass(),
@@ -51,12 +56,33 @@ export class AuthenticationGuard extends AuthGuard('jwt') {
       request.user = known;
       return true;
     }
-    return (await super.canActivate(context)) as boolean;
+    request.user = await this.verifySessionToken(
+      request,
+      context.switchToHttp().getResponse<Response>(),
+    );
+    return true;
   }
 
-  override handleRequest<TUser = AuthIdentity>(error: unknown, user: TUser | false): TUser {
-    if (error instanceof Error) throw error;
-    if (!user) throw new UnauthorizedException(INVALID_TOKEN_MESSAGE);
-    return user;
+  /**
+   * passport-jwt with this app's own strategy, a fresh object per request as passport makes them,
+   * rather than the one passport's process-wide registry holds under `jwt` (the last app's, when
+   * several run in one process).
+   */
+  private verifySessionToken(request: Request, response: Response): Promise<AuthIdentity> {
+    return new Promise((resolve, reject) => {
+      const strategy = Object.create(this.jwt) as JwtStrategy;
+      const done = (error: unknown, user: AuthIdentity | false | undefined): void => {
+        if (error instanceof Error) reject(error);
+        else if (error) reject(new Error('session token verification failed'));
+        else if (!user) reject(new UnauthorizedException(INVALID_TOKEN_MESSAGE));
+        else resolve(user);
+      };
+      const handler = passport.authenticate(strategy, { session: false }, done) as (
+        request: Request,
+        response: Response,
+        next: (error?: unknown) => void,
+      ) => void;
+      handler(request, response, (error) => done(error, false));
+    });
   }
 }
