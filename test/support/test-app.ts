@@ -41,18 +41,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = shared.database ?? (await createTestDatabase());
   const dataDir = shared.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'trove-test-')));
-  const config = loadConfig({
-    TROVE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    TROVE_DATA_DIR: dataDir,
-    TROVE_DATABASE_POOL_SIZE: '4',
-    TROVE_JOBS_POLL_INTERVAL: '1',
-    // Tests never reach real barcode providers; the ones that need providers start stand-ins.
-    TROVE_BARCODE_UPCITEMDB_URL: '',
-    TROVE_BARCODE_OPENFOODFACTS_URL: '',
-    ...env,
-  });
-  // What this call made (database, data directory) goes again whatever stops the app: a start
-  // that fails or a close that throws.
+  // What this call made (database, data directory) goes again whatever stops the app: settings
+  // it refuses, a start that fails or a close that throws.
   const release = async (): Promise<void> => {
     try {
       if (!shared.database) await database.drop();
@@ -60,8 +50,19 @@ export async function createTestApp(
       if (!shared.dataDir) await rm(dataDir, { recursive: true, force: true });
     }
   };
+  let config: TroveConfig;
   let app: NestExpressApplication | undefined;
   try {
+    config = loadConfig({
+      TROVE_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      TROVE_DATA_DIR: dataDir,
+      TROVE_DATABASE_POOL_SIZE: '4',
+      TROVE_JOBS_POLL_INTERVAL: '1',
+      // Tests never reach real barcode providers; the ones that need providers start stand-ins.
+      TROVE_BARCODE_UPCITEMDB_URL: '',
+      TROVE_BARCODE_OPENFOODFACTS_URL: '',
+      ...env,
+    });
     app = await createApp(config, database.url, createLogger(config.log));
     await app.listen(0, '127.0.0.1');
   } catch (error) {
