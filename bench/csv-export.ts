@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createBenchDatabase } from './database.js';
-import { seedInventory } from './seed.js';
+import { seedInventory, starterTypes } from './seed.js';
 import { signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
 import { measureMemory, memoryOf, startTroveProcess } from './trove-process.js';
@@ -145,14 +145,9 @@ async function main(): Promise<void> {
     const session = await signUp(baseUrl);
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     cleanups.push(() => pool.end());
-    const { rows: types } = await pool.query<{ id: string; is_location: boolean }>(
-      `SELECT id, is_location FROM entity_types WHERE group_id = $1 AND name IN ('Item', 'Location')`,
-      [session.groupId],
-    );
     const seed = await seedInventory(pool, {
       groupId: session.groupId,
-      itemTypeId: types.find((type) => !type.is_location)!.id,
-      locationTypeId: types.find((type) => type.is_location)!.id,
+      ...(await starterTypes(pool, session.groupId)),
       entities,
       progress,
     });

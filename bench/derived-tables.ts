@@ -10,7 +10,8 @@ import { SUMMARY, pageOfViews } from '../src/entities/entity-view.sql.js';
 import { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/statistics.sql.js';
 import { connectionPool, createBenchDatabase } from './database.js';
 import { rawCreate, runRawLoad, type RawLoadResult } from './raw.js';
-import { seedInventory } from './seed.js';
+import { seedInventory, starterTypes } from './seed.js';
+import { positive } from './settings.js';
 import { signUp } from './session.js';
 import { startTroveProcess } from './trove-process.js';
 import { loadTroveBuild } from './trove.js';
@@ -39,14 +40,6 @@ interface Settings {
   seededUrl: string | undefined;
   keep: boolean;
   only: string | undefined;
-}
-
-function positive(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
 }
 
 const settings: Settings = {
@@ -339,14 +332,7 @@ async function seedDatabase(cleanups: (() => Promise<unknown>)[]): Promise<strin
     const session = await signUp(trove.baseUrl);
     const pool = connectionPool(database.url, 2);
     try {
-      const { rows: types } = await pool.query<{ id: string; is_location: boolean }>(
-        `SELECT id, is_location FROM entity_types WHERE group_id = $1 AND name IN ('Item', 'Location')`,
-        [session.groupId],
-      );
-      const itemTypeId = types.find((type) => !type.is_location)?.id;
-      const locationTypeId = types.find((type) => type.is_location)?.id;
-      if (!itemTypeId || !locationTypeId)
-        throw new Error('the group has no Item and Location types');
+      const { itemTypeId, locationTypeId } = await starterTypes(pool, session.groupId);
       await seedInventory(pool, {
         groupId: session.groupId,
         itemTypeId,

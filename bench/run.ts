@@ -38,7 +38,8 @@ import {
   type StartupSummary,
   type Targets,
 } from './report.js';
-import { seedInventory } from './seed.js';
+import { seedInventory, starterTypes } from './seed.js';
+import { positive } from './settings.js';
 import { COMMON_WORD, COMMON_WORD_MATCHES, RARE_WORD, SEARCH_WORD } from './words.js';
 import { getJson, signUp, type BenchSession } from './session.js';
 import { loadTroveBuild } from './trove.js';
@@ -80,16 +81,6 @@ interface Settings {
   warmupSeconds: number;
   connections: number;
   databaseUrl: string | undefined;
-}
-
-function positive(name: string, fallback: number, allowZero = false): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0 || (value === 0 && !allowZero)) {
-    throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
-  }
-  return value;
 }
 
 function readSettings(): Settings {
@@ -165,13 +156,7 @@ async function main(): Promise<void> {
   // The raw SQL's connections are set as Trove's are.
   const pool = connectionPool(database.url, settings.connections);
   cleanups.push({ name: 'close pool', run: () => pool.end() });
-  const { rows: types } = await pool.query<{ id: string; is_location: boolean }>(
-    `SELECT id, is_location FROM entity_types WHERE group_id = $1 AND name IN ('Item', 'Location')`,
-    [session.groupId],
-  );
-  const itemTypeId = types.find((type) => !type.is_location)?.id;
-  const locationTypeId = types.find((type) => type.is_location)?.id;
-  if (!itemTypeId || !locationTypeId) throw new Error('the group has no Item and Location types');
+  const { itemTypeId, locationTypeId } = await starterTypes(pool, session.groupId);
 
   const seed = await seedInventory(pool, {
     groupId: session.groupId,

@@ -51,6 +51,21 @@ export interface SeedResult {
   parentTag: { id: string; name: string; expandsTo: number };
 }
 
+/** The ids of the starter types every new group has: `Item`, and `Location` (a location type). */
+export async function starterTypes(
+  pool: pg.Pool,
+  groupId: string,
+): Promise<{ itemTypeId: string; locationTypeId: string }> {
+  const { rows: types } = await pool.query<{ id: string; is_location: boolean }>(
+    `SELECT id, is_location FROM entity_types WHERE group_id = $1 AND name IN ('Item', 'Location')`,
+    [groupId],
+  );
+  const itemTypeId = types.find((type) => !type.is_location)?.id;
+  const locationTypeId = types.find((type) => type.is_location)?.id;
+  if (!itemTypeId || !locationTypeId) throw new Error('the group has no Item and Location types');
+  return { itemTypeId, locationTypeId };
+}
+
 /** A well-mixed, non-negative bigint from a number and a salt: deterministic "randomness". */
 const mix = (expression: string, salt: number): string =>
   `(hashint8extended((${expression})::bigint, ${salt}) & 9223372036854775807)`;
