@@ -1,12 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CheckoutsModule } from './checkouts/checkouts.module.js';
 import { CollectionBackupsModule } from './collection-backups/collection-backups.module.js';
 import { HttpErrorFilter } from './common/errors/http-error.filter.js';
-import { InFlightHandlers } from './common/http/in-flight-handlers.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
@@ -97,9 +96,6 @@ export class AppModule {
         WebUiModule,
       ],
       providers: [
-        // The root module's interceptor is registered first: the outermost one.
-        InFlightHandlers,
-        { provide: APP_INTERCEPTOR, useExisting: InFlightHandlers },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -1,6 +1,6 @@
 import { createApp } from './app.factory.js';
 import { HttpDrain } from './common/http/graceful-shutdown.js';
-import { InFlightHandlers } from './common/http/in-flight-handlers.js';
+import { runningHandlers } from './common/http/trove-express-adapter.js';
 import { limitHeapGrowth } from './common/runtime/heap-growth.js';
 import { createLogger } from './common/logging/logger.js';
 import { ChangeFeedGateway } from './events/change-feed.gateway.js';
@@ -73,7 +73,7 @@ export async function runTrove(
         // A request whose client went away before its answer still runs: its writes finish
         // before the database is closed.
         const left = Math.max(0, windowMs + timeoutMs - (performance.now() - signalledAt));
-        const running = await app.get(InFlightHandlers).settled(left);
+        const running = await runningHandlers(app).settled(left);
         const drainMs = Math.round(performance.now() - signalledAt);
         if (forced + running > 0) {
           logger.warn({ forced, running, drainMs }, 'cut off requests still running');

@@ -1,30 +1,23 @@
-import {
-  Injectable,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { finalize, type Observable } from 'rxjs';
-
 /**
- * Counts the route handlers running (the outermost interceptor, so with what the other
- * interceptors do around them). A handler whose client has gone still runs to its end; shutdown
- * waits for the running ones (`settled`) before it closes the database, so their writes are not
- * cut off half-way.
+ * Counts the route handlers running. The HTTP adapter (`TroveExpressAdapter`) runs every route
+ * handler it registers through `run`, so a handler is counted from the moment its route is
+ * matched until it has answered or failed, with its guards, pipes, interceptors and exception
+ * filter. A handler whose client has gone still runs to its end; shutdown waits for the running
+ * ones (`settled`) before it closes the database, so their writes are not cut off half-way.
  */
-@Injectable()
-export class InFlightHandlers implements NestInterceptor {
+export class InFlightHandlers {
   private running = 0;
   private waiters: (() => void)[] = [];
 
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  /** Runs `handler`, counted until the promise it returns (if any) settles. */
+  async run(handler: () => unknown): Promise<void> {
     this.running += 1;
-    return next.handle().pipe(
-      finalize(() => {
-        this.running -= 1;
-        if (this.running === 0) for (const resolve of this.waiters.splice(0)) resolve();
-      }),
-    );
+    try {
+      await handler();
+    } finally {
+      this.running -= 1;
+      if (this.running === 0) for (const resolve of this.waiters.splice(0)) resolve();
+    }
   }
 
   /** Resolves once no handler runs, or after `timeoutMs`: with how many still run. */
