@@ -15,6 +15,7 @@ import { PinoNestLogger } from './common/logging/logger.js';
 import { requestLogging } from './common/logging/request-logging.js';
 import type { TroveConfig } from './config/configuration.js';
 import type { DatabaseServer } from './database/database-server.js';
+import { ChangeContext, removeUnmountedClsEnhancers } from './database/change-context.js';
 import { CHANGE_FEED_PATH } from './events/change-feed.gateway.js';
 import { WebUi } from './web-ui/web-ui.js';
 import { isScimRequest } from './scim/scim-body.interceptor.js';
@@ -37,6 +38,7 @@ export async function createApp(
     new TroveExpressAdapter(),
     { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false },
   );
+  removeUnmountedClsEnhancers(app);
   configureApp(app, config, logger);
   return app;
 }
@@ -93,6 +95,9 @@ export function configureApp(
   app.use(bodyDepthLimit(MAX_BODY_DEPTH));
   // Outside /api and /swagger: the web UI directory's app, or Trove's own pages.
   app.use(app.get(WebUi).middleware());
+  // After the parsers, whose callbacks would run outside it: the context of a request that may
+  // change data, which its units of work are attributed to.
+  app.use(app.get(ChangeContext).handler);
   app.setGlobalPrefix('api', {
     exclude: [
       { path: SWAGGER_PATH, method: RequestMethod.ALL },

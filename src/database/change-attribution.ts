@@ -1,7 +1,6 @@
-import type { ExecutionContext } from '@nestjs/common';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Request } from 'express';
-import { ClsServiceManager, type ClsService } from 'nestjs-cls';
+import { CLS_REQ, ClsServiceManager } from 'nestjs-cls';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthIdentity } from '../auth/auth-user.js';
 import { AfterCommit } from './after-commit.js';
@@ -17,40 +16,39 @@ export interface ChangeAttribution {
   operation: string;
 }
 
-const CHANGE_ATTRIBUTION = 'trove.changeAttribution';
-
 /**
- * Notes the authenticated caller and the route of an HTTP request in its context, so that every
- * unit of work the request opens carries them (set up for each request by the context's
- * interceptor, after authentication).
+ * What the changes made for `request` are attributed to: its authenticated caller and route;
+ * nothing before authentication has run, or for a caller that is not a user.
  */
-export function attributeRequest(cls: ClsService, context: ExecutionContext): void {
-  if (context.getType() !== 'http') return;
-  const request = context.switchToHttp().getRequest<Request & { user?: AuthIdentity }>();
+function requestAttribution(
+  request: Request & { user?: AuthIdentity },
+): ChangeAttribution | undefined {
   const identity = request.user;
-  if (!identity) return;
+  if (!identity) return undefined;
   const { credential } = identity;
   const actor: ChangeActor =
     credential.kind === 'apiKey'
       ? { userId: identity.id, apiKeyId: credential.keyId }
       : { userId: identity.id, tokenId: credential.tokenId };
   const route = (request.route as { path?: string } | undefined)?.path ?? request.path;
-  const attribution: ChangeAttribution = {
+  return {
     actor,
     operation: `${request.method} ${route.replace(/:(\w+)/g, '{$1}')}`.slice(0, 255),
   };
-  cls.set(CHANGE_ATTRIBUTION, attribution);
 }
 
 /**
- * The values of `trove.actor` and `trove.operation` in the current context, '' for the system's.
- * A lone statement run outside a unit of work (a create) sets them itself, as transaction-local
- * settings of its own implicit transaction.
+ * The values of `trove.actor` and `trove.operation` in the current context, '' for the system's:
+ * from the request a write's context holds (`ChangeContext`), read when a unit of work
+ * opens, by which time the request is authenticated and routed. A lone statement run outside a
+ * unit of work (a create) sets them itself, as transaction-local settings of its own implicit
+ * transaction.
  */
 export function currentAttribution(): [actor: string, operation: string] {
-  const attribution = ClsServiceManager.getClsService().get<ChangeAttribution | undefined>(
-    CHANGE_ATTRIBUTION,
-  );
+  const request = ClsServiceManager.getClsService().get<
+    (Request & { user?: AuthIdentity }) | undefined
+  >(CLS_REQ);
+  const attribution = request && requestAttribution(request);
   return attribution ? [JSON.stringify(attribution.actor), attribution.operation] : ['', ''];
 }
 

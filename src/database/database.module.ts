@@ -1,12 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { AttributedTransactionalAdapter } from './change-attribution.js';
-import { ChangeContextInterceptor } from './change-context.interceptor.js';
+import { ChangeContext } from './change-context.js';
 import { Database } from './database.js';
 import { DatabaseNotifications, NOTIFICATIONS_DATABASE_URL } from './database-notifications.js';
 import { DATABASE_SERVER, type DatabaseServer } from './database-server.js';
@@ -18,7 +17,7 @@ import { runMigrations } from './migrate.js';
  * context (nestjs-cls with its transactional plugin over the TypeORM data source), and
  * `DatabaseNotifications`, the instance's one LISTEN connection. Each request that may change data
  * gets a context that notes its caller and route, and every unit of work it opens is attributed to
- * them (`change-context.interceptor.ts`): the entity history records who changed what through
+ * them (`change-context.ts`): the entity history records who changed what through
  * which operation.
  */
 @Module({})
@@ -55,12 +54,12 @@ export class DatabaseModule {
       ],
       providers: [
         Database,
-        { provide: APP_INTERCEPTOR, useClass: ChangeContextInterceptor },
+        ChangeContext,
         DatabaseNotifications,
         { provide: NOTIFICATIONS_DATABASE_URL, useValue: url },
         { provide: DATABASE_SERVER, useValue: server ?? null },
       ],
-      exports: [Database, DatabaseNotifications, DATABASE_SERVER],
+      exports: [Database, ChangeContext, DatabaseNotifications, DATABASE_SERVER],
     };
   }
 }
