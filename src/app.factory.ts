@@ -97,7 +97,7 @@ export function configureApp(
   app.use(app.get(WebUi).middleware());
   // After the parsers, whose callbacks would run outside it: the context of a request that may
   // change data, which its units of work are attributed to.
-  app.use(app.get(ChangeContext).handler);
+  app.use(app.get(ChangeContext).middleware());
   app.setGlobalPrefix('api', {
     exclude: [
       { path: SWAGGER_PATH, method: RequestMethod.ALL },

@@ -11,17 +11,20 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * holding the request, so that the units of work it opens are attributed to its authenticated
  * caller and route (`currentAttribution`, read when a unit of work opens, once authentication has
  * run). A read passes straight through: it has nothing to attribute, and a unit of work it opens (a
- * snapshot of several statements) makes a context of its own. `handler` is Express middleware,
- * mounted after the body parsers (`configureApp`), whose callbacks would run outside the context.
+ * snapshot of several statements) makes a context of its own. It is Express middleware, mounted
+ * after the body parsers (`configureApp`), whose callbacks would run outside the context.
  */
 @Injectable()
 export class ChangeContext {
   private readonly context = new ClsMiddleware({ saveReq: true, resolveProxyProviders: false });
 
-  readonly handler: RequestHandler = (request: Request, response: Response, next: NextFunction) => {
-    if (READ_METHODS.has(request.method)) next();
-    else void this.context.use(request, response, next);
-  };
+  /** The middleware, to be mounted after the body parsers (`configureApp`). */
+  middleware(): RequestHandler {
+    return (request: Request, response: Response, next: NextFunction) => {
+      if (READ_METHODS.has(request.method)) next();
+      else void this.context.use(request, response, next);
+    };
+  }
 }
 
 /** The global guard and interceptor nestjs-cls registers (`ClsRootModule`'s own providers). */
