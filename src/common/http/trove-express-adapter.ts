@@ -1,29 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
+// The adapter's methods through which Nest registers route handlers, by request method.
+import { REQUEST_METHOD_MAP } from '@nestjs/core/helpers/router-method-factory.js';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { InFlightHandlers } from './in-flight-handlers.js';
 import { JsonText, sendJsonText } from './json-text.js';
-
-/** The adapter's methods through which Nest registers route handlers (`RouterMethodFactory`). */
-const ROUTE_METHODS = [
-  'get',
-  'post',
-  'put',
-  'delete',
-  'patch',
-  'head',
-  'options',
-  'all',
-  'search',
-  'query',
-  'propfind',
-  'proppatch',
-  'mkcol',
-  'copy',
-  'move',
-  'lock',
-  'unlock',
-] as const;
 
 type Register = (...args: unknown[]) => unknown;
 type RouteHandler = (request: Request, response: Response, next: NextFunction) => unknown;
@@ -43,7 +24,7 @@ export class TroveExpressAdapter extends ExpressAdapter {
   constructor() {
     super();
     const self = this as unknown as Record<string, Register>;
-    for (const method of ROUTE_METHODS) {
+    for (const method of Object.values(REQUEST_METHOD_MAP)) {
       const register = self[method].bind(this);
       self[method] = (...args: unknown[]) => register(...args.map((arg) => this.counted(arg)));
     }
