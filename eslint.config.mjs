@@ -20,16 +20,20 @@ export default tseslint.config(
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read configuration through src/config/.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through src/platform/config/.',
+        },
       ],
     },
   },
   {
-    // One way to the database (STYLE.md §13): only src/database/ and each module's repositories
+    // One way to the database (STYLE.md §13): only src/platform/database/ and each module's repositories
     // reach PostgreSQL, and a module's records are imported only inside that module.
     files: ['src/**/*.ts'],
     ignores: [
-      'src/database/**',
+      'src/platform/database/**',
       'src/**/*.repository.ts',
       'src/**/*.record.ts',
       'src/**/*.spec.ts',
@@ -43,15 +47,15 @@ export default tseslint.config(
               name: 'typeorm',
               importNames: ['DataSource', 'EntityManager', 'Repository', 'QueryRunner'],
               message:
-                'Reach the database through the module repository (Database in src/database/).',
+                'Reach the database through the module repository (Database in src/platform/database/).',
             },
             {
               name: '@nestjs/typeorm',
               importNames: ['InjectDataSource', 'InjectRepository', 'InjectEntityManager'],
               message:
-                'Reach the database through the module repository (Database in src/database/).',
+                'Reach the database through the module repository (Database in src/platform/database/).',
             },
-            { name: 'pg', message: 'Only src/database/ talks to the pg driver.' },
+            { name: 'pg', message: 'Only src/platform/database/ talks to the pg driver.' },
           ],
           patterns: [
             {
@@ -65,7 +69,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config/**', 'test/**', 'vitest.config.ts', 'bench/**', 'scripts/**'],
+    files: ['src/platform/config/**', 'test/**', 'vitest.config.ts', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { applyConnectionSettings } from '../src/database/connection-settings.js';
+import { applyConnectionSettings } from '../src/platform/database/connection-settings.js';
 import type { EmbeddedServer, TroveBuild } from './trove.js';
 
 /** A database of its own for one benchmark run, on the server of DATABASE_URL or an embedded one. */

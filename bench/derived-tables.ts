@@ -4,10 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
-import { nameOrder } from '../src/database/name-order.js';
-import { buildEntityFilter, type EntityFilter } from '../src/entities/entity-filter.js';
-import { SUMMARY, pageOfViews } from '../src/entities/entity-view.sql.js';
-import { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/statistics.sql.js';
+import { nameOrder } from '../src/platform/database/name-order.js';
+import {
+  buildEntityFilter,
+  type EntityFilter,
+} from '../src/inventory/entities/views/entity-filter.js';
+import { SUMMARY, pageOfViews } from '../src/inventory/entities/views/entity-view.sql.js';
+import {
+  GROUP_TOTALS,
+  LOCATION_TOTALS,
+  TAG_TOTALS,
+} from '../src/inventory/statistics/statistics.sql.js';
 import { connectionPool, createBenchDatabase } from './database.js';
 import { rawCreate, runRawLoad, type RawLoadResult } from './raw.js';
 import { seedInventory, starterTypes } from './seed.js';

@@ -5,7 +5,7 @@ import { Controller, Get, Module, Param, type INestApplication } from '@nestjs/c
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import pg from 'pg';
-import { limitHeapGrowth } from '../src/common/runtime/heap-growth.js';
+import { limitHeapGrowth } from '../src/platform/runtime/heap-growth.js';
 import { connectionPool } from './database.js';
 import { rawGet } from './raw.js';
 

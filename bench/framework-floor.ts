@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { validateEnvironment } from '../src/config/env.js';
+import { validateEnvironment } from '../src/platform/config/env.js';
 import { runHttpLoad, type HttpLoadResult } from './load.js';
 import { idleMemoryOf, watchMemory } from './trove-process.js';
 

@@ -1,11 +1,15 @@
 import type pg from 'pg';
-import { nameOrder } from '../src/database/name-order.js';
+import { nameOrder } from '../src/platform/database/name-order.js';
 
 /**
  * The group statistics run Trove's own statements (they are plain SQL already), unprepared as
  * Trove runs them; every raw statement the benchmark sends comes from this file.
  */
-export { GROUP_TOTALS, LOCATION_TOTALS, TAG_TOTALS } from '../src/statistics/statistics.sql.js';
+export {
+  GROUP_TOTALS,
+  LOCATION_TOTALS,
+  TAG_TOTALS,
+} from '../src/inventory/statistics/statistics.sql.js';
 
 /**
  * The SQL of Trove's list, get and create written by hand with `pg`: the same data in as few

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import type * as AppFactory from '../src/app.factory.js';
-import type * as Logging from '../src/common/logging/logger.js';
-import type * as Configuration from '../src/config/configuration.js';
-import type * as Embedded from '../src/database/embedded-postgres.js';
+import type * as Logging from '../src/platform/logging/logger.js';
+import type * as Configuration from '../src/platform/config/configuration.js';
+import type * as Embedded from '../src/platform/database/embedded-postgres.js';
 
 /**
  * Trove's production build, which `npm run build` writes to dist/, loaded at run time so the

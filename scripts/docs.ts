@@ -55,7 +55,7 @@ function defaultOf(initializer: ts.Expression | undefined, source: ts.SourceFile
 }
 
 /**
- * The variables of `EnvironmentVariables` in `src/config/env.ts`, in their sections (the
+ * The variables of `EnvironmentVariables` in `src/platform/config/env.ts`, in their sections (the
  * `// --- Title ---` comments), each with its default and its doc comment.
  */
 export function readEnvironmentVariables(sourceText: string): Section[] {
@@ -64,7 +64,8 @@ export function readEnvironmentVariables(sourceText: string): Section[] {
     (statement): statement is ts.ClassDeclaration =>
       ts.isClassDeclaration(statement) && statement.name?.text === 'EnvironmentVariables',
   );
-  if (!declaration) throw new Error('src/config/env.ts declares no class EnvironmentVariables');
+  if (!declaration)
+    throw new Error('src/platform/config/env.ts declares no class EnvironmentVariables');
   const sections: Section[] = [];
   for (const member of declaration.members) {
     if (!ts.isPropertyDeclaration(member) || !ts.isIdentifier(member.name)) continue;
@@ -95,7 +96,7 @@ export function renderConfiguration(envSource: string): string {
       'Every setting comes from the environment or an optional `.env` file in the working ' +
         'directory; `.env.example` lists them all with their defaults, in the same order. A bad ' +
         'value stops start-up with a message naming the variable (secret values are never ' +
-        'printed). Each variable below is followed by its default in brackets. This page is generated from `src/config/env.ts`, where each variable is ' +
+        'printed). Each variable below is followed by its default in brackets. This page is generated from `src/platform/config/env.ts`, where each variable is ' +
         'declared once with its default and validation: `npm run docs` writes it again, and a ' +
         'test fails while it is stale.',
       '',
@@ -164,7 +165,7 @@ export function renderRoutes(routes: RouteEntry[], controllerFiles: Map<string, 
         "call it (`public`, the caller's `own account`, or the group roles admitted). " +
         'Generated from the route snapshot (`test/auth/route-declarations.snapshot.json`) by ' +
         '`npm run docs`; a test fails while it is stale. The change feed ' +
-        '(`GET /api/v1/ws/events`) is a WebSocket gateway, `src/events/change-feed.gateway.ts`.',
+        '(`GET /api/v1/ws/events`) is a WebSocket gateway, `src/web/change-feed/change-feed.gateway.ts`.',
       '',
       '',
     ),
@@ -187,7 +188,7 @@ export function renderRoutes(routes: RouteEntry[], controllerFiles: Map<string, 
 
 /** Each generated page's content from the code as it is now. */
 export async function renderGeneratedPages(root: string): Promise<Record<string, string>> {
-  const envSource = await readFile(path.join(root, 'src/config/env.ts'), 'utf8');
+  const envSource = await readFile(path.join(root, 'src/platform/config/env.ts'), 'utf8');
   const routes = JSON.parse(
     await readFile(path.join(root, 'test/auth/route-declarations.snapshot.json'), 'utf8'),
   ) as RouteEntry[];

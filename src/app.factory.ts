@@ -7,20 +7,20 @@ import cookieParser from 'cookie-parser';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
-import { bodyDepthLimit, MAX_BODY_DEPTH } from './common/http/body-depth-limit.js';
-import { onFirstUse } from './common/modules/on-first-use.js';
-import { securityHeaders } from './common/http/security-headers.js';
-import { TroveExpressAdapter } from './common/http/trove-express-adapter.js';
-import { PinoNestLogger } from './common/logging/logger.js';
-import { requestLogging } from './common/logging/request-logging.js';
-import type { TroveConfig } from './config/configuration.js';
-import type { DatabaseServer } from './database/database-server.js';
-import { ChangeContext, removeUnmountedClsEnhancers } from './database/change-context.js';
-import { CHANGE_FEED_PATH } from './events/change-feed.gateway.js';
-import { WebUi } from './web-ui/web-ui.js';
-import { isScimRequest } from './scim/scim-body.interceptor.js';
-import { SCIM_BASE_PATH } from './scim/scim.controller.js';
-import { telemetry } from './telemetry/telemetry.js';
+import { bodyDepthLimit, MAX_BODY_DEPTH } from './platform/http/body-depth-limit.js';
+import { onFirstUse } from './platform/runtime/on-first-use.js';
+import { securityHeaders } from './platform/http/security-headers.js';
+import { TroveExpressAdapter } from './platform/http/trove-express-adapter.js';
+import { PinoNestLogger } from './platform/logging/logger.js';
+import { requestLogging } from './platform/logging/request-logging.js';
+import type { TroveConfig } from './platform/config/configuration.js';
+import type { DatabaseServer } from './platform/database/database-server.js';
+import { changeContext, removeUnmountedClsEnhancers } from './platform/http/change-context.js';
+import { CHANGE_FEED_PATH } from './web/change-feed/change-feed.gateway.js';
+import { WebUi } from './web/web-ui/web-ui.js';
+import { isScimRequest } from './identity/scim/scim-body.interceptor.js';
+import { SCIM_BASE_PATH } from './identity/scim/scim.controller.js';
+import { telemetry } from './platform/telemetry/telemetry.js';
 
 export const SWAGGER_PATH = 'swagger';
 export const UPGRADE_REQUIRED_MESSAGE = 'this endpoint only accepts a WebSocket upgrade';
@@ -97,7 +97,7 @@ export function configureApp(
   app.use(app.get(WebUi).middleware());
   // After the parsers, whose callbacks would run outside it: the context of a request that may
   // change data, which its units of work are attributed to.
-  app.use(app.get(ChangeContext).middleware());
+  app.use(changeContext());
   app.setGlobalPrefix('api', {
     exclude: [
       { path: SWAGGER_PATH, method: RequestMethod.ALL },

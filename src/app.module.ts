@@ -1,42 +1,43 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { AttachmentsModule } from './attachments/attachments.module.js';
-import { AuthModule } from './auth/auth.module.js';
-import { CheckoutsModule } from './checkouts/checkouts.module.js';
-import { CollectionBackupsModule } from './collection-backups/collection-backups.module.js';
-import { HttpErrorFilter } from './common/errors/http-error.filter.js';
-import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
-import { createValidationPipe } from './common/validation/validation.pipe.js';
-import { CurrenciesModule } from './currencies/currencies.module.js';
-import type { TroveConfig } from './config/configuration.js';
-import type { DatabaseServer } from './database/database-server.js';
-import { DatabaseModule } from './database/database.module.js';
-import { EntitiesModule } from './entities/entities.module.js';
-import { EntityTypesModule } from './entity-types/entity-types.module.js';
-import { DemoModule } from './demo/demo.module.js';
-import { EventsModule } from './events/events.module.js';
-import { GroupsModule } from './groups/groups.module.js';
-import { AccountsModule } from './accounts/accounts.module.js';
-import { HealthModule } from './health/health.module.js';
-import { JobsModule } from './jobs/jobs.module.js';
-import { LabelsModule } from './labels/labels.module.js';
-import { MaintenanceModule } from './maintenance/maintenance.module.js';
-import { NotifiersModule } from './notifiers/notifiers.module.js';
-import { PasswordResetsModule } from './password-resets/password-resets.module.js';
-import { OidcModule } from './oidc/oidc.module.js';
-import { ProductsModule } from './products/products.module.js';
-import { HistoryModule } from './history/history.module.js';
-import { RemindersModule } from './reminders/reminders.module.js';
-import { ScimModule } from './scim/scim.module.js';
+import { AttachmentsModule } from './inventory/attachments/attachments.module.js';
+import { AuthModule } from './identity/auth/auth.module.js';
+import { CheckoutsModule } from './inventory/checkouts/checkouts.module.js';
+import { CollectionBackupsModule } from './operations/collection-backups/collection-backups.module.js';
+import { HttpErrorFilter } from './platform/http/http-error.filter.js';
+import { IdempotencyModule } from './platform/idempotency/idempotency.module.js';
+import { createValidationPipe } from './platform/http/validation/validation.pipe.js';
+import { CurrenciesModule } from './identity/currencies/currencies.module.js';
+import type { TroveConfig } from './platform/config/configuration.js';
+import type { DatabaseServer } from './platform/database/database-server.js';
+import { DatabaseModule } from './platform/database/database.module.js';
+import { EntitiesModule } from './inventory/entities/core/entities.module.js';
+import { EntityTypesModule } from './inventory/entity-types/entity-types.module.js';
+import { DemoModule } from './operations/demo/demo.module.js';
+import { ChangeEventsModule } from './platform/change-events/change-events.module.js';
+import { ChangeFeedModule } from './web/change-feed/change-feed.module.js';
+import { GroupsModule } from './identity/groups/groups.module.js';
+import { AccountsModule } from './identity/accounts/accounts.module.js';
+import { HealthModule } from './web/health/health.module.js';
+import { JobsModule } from './platform/jobs/jobs.module.js';
+import { LabelsModule } from './inventory/labels/labels.module.js';
+import { MaintenanceModule } from './inventory/maintenance/maintenance.module.js';
+import { NotifiersModule } from './operations/notifiers/notifiers.module.js';
+import { PasswordResetsModule } from './identity/password-resets/password-resets.module.js';
+import { OidcModule } from './identity/oidc/oidc.module.js';
+import { ProductsModule } from './inventory/products/products.module.js';
+import { HistoryModule } from './inventory/history/history.module.js';
+import { RemindersModule } from './operations/reminders/reminders.module.js';
+import { ScimModule } from './identity/scim/scim.module.js';
 import { RECORDS } from './records.js';
-import { StatisticsModule } from './statistics/statistics.module.js';
-import { StockModule } from './stock/stock.module.js';
-import { StatusModule } from './status/status.module.js';
-import { TagsModule } from './tags/tags.module.js';
-import { TemplatesModule } from './templates/templates.module.js';
-import { UsersModule } from './users/users.module.js';
-import { WebUiModule } from './web-ui/web-ui.module.js';
+import { StatisticsModule } from './inventory/statistics/statistics.module.js';
+import { StockModule } from './inventory/stock/stock.module.js';
+import { StatusModule } from './web/status/status.module.js';
+import { TagsModule } from './inventory/tags/tags.module.js';
+import { TemplatesModule } from './inventory/templates/templates.module.js';
+import { UsersModule } from './identity/users/users.module.js';
+import { WebUiModule } from './web/web-ui/web-ui.module.js';
 
 @Module({})
 export class AppModule {
@@ -66,7 +67,7 @@ export class AppModule {
           poolSize: 3,
         }),
         AuthModule,
-        EventsModule,
+        ChangeEventsModule,
         UsersModule,
         AccountsModule,
         DemoModule,
@@ -94,6 +95,7 @@ export class AppModule {
         HealthModule,
         IdempotencyModule,
         WebUiModule,
+        ChangeFeedModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },

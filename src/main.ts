@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { loadConfig, type TroveConfig } from './config/configuration.js';
-import { ConfigurationError } from './config/env.js';
+import { loadConfig, type TroveConfig } from './platform/config/configuration.js';
+import { ConfigurationError } from './platform/config/env.js';
 
 /**
  * Start-up: the configuration first; then OpenTelemetry, only when switched on, loaded before any
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   }
   let stopTelemetry = (): Promise<void> => Promise.resolve();
   if (config.telemetry.enabled || config.telemetry.metrics) {
-    const { startTelemetry } = await import('./telemetry/open-telemetry.js');
+    const { startTelemetry } = await import('./platform/telemetry/open-telemetry.js');
     const running = await startTelemetry(config.telemetry);
     stopTelemetry = () => running.shutdown();
   }

@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { MAX_BODY_DEPTH } from './common/http/body-depth-limit.js';
-import type { TroveConfig } from './config/configuration.js';
-import { MAX_SOCKETS_PER_USER } from './events/change-feed.gateway.js';
+import { MAX_BODY_DEPTH } from './platform/http/body-depth-limit.js';
+import type { TroveConfig } from './platform/config/configuration.js';
+import { MAX_SOCKETS_PER_USER } from './web/change-feed/change-feed.gateway.js';
 
 /** The OpenAPI 3 document of the running code: operation ids are handler names. */
 export function buildOpenApiDocument(app: INestApplication, config: TroveConfig): OpenAPIObject {

@@ -1,15 +1,15 @@
 import { createApp } from './app.factory.js';
-import { HttpDrain } from './common/http/graceful-shutdown.js';
-import { runningHandlers } from './common/http/trove-express-adapter.js';
-import { limitHeapGrowth } from './common/runtime/heap-growth.js';
-import { createLogger } from './common/logging/logger.js';
-import { ChangeFeedGateway } from './events/change-feed.gateway.js';
-import type { TroveConfig } from './config/configuration.js';
+import { HttpDrain } from './platform/http/graceful-shutdown.js';
+import { runningHandlers } from './platform/http/trove-express-adapter.js';
+import { limitHeapGrowth } from './platform/runtime/heap-growth.js';
+import { createLogger } from './platform/logging/logger.js';
+import { ChangeFeedGateway } from './web/change-feed/change-feed.gateway.js';
+import type { TroveConfig } from './platform/config/configuration.js';
 import {
   exitWhenDatabaseLost,
   startDatabaseServer,
   type DatabaseServer,
-} from './database/database-server.js';
+} from './platform/database/database-server.js';
 
 /** Beyond the HTTP drain: time for the app's hooks and the embedded database to stop. */
 const STOP_AFTER_DRAIN_MS = 10_000;

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { createLogger } from '../common/logging/logger.js';
-import { loadConfig } from '../config/configuration.js';
-import { installJobQueue } from '../jobs/job-queue-schema.js';
-import { startDatabaseServer } from '../database/database-server.js';
-import { migrateDatabase } from '../database/migrate.js';
+import { createLogger } from '../platform/logging/logger.js';
+import { loadConfig } from '../platform/config/configuration.js';
+import { installJobQueue } from '../platform/jobs/job-queue-schema.js';
+import { startDatabaseServer } from '../platform/database/database-server.js';
+import { migrateDatabase } from '../platform/database/migrate.js';
 
 /** `npm run migration:run`: applies pending migrations to the configured database (and
  * installs or upgrades the job queue's tables) and exits. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { loadConfig, type TroveConfig } from '../config/configuration.js';
-import { ConfigurationError } from '../config/env.js';
+import { loadConfig, type TroveConfig } from '../platform/config/configuration.js';
+import { ConfigurationError } from '../platform/config/env.js';
 
 const USAGE = 'usage: npm run reset-password -- --email=user@example.com';
 
@@ -52,9 +52,9 @@ async function main(): Promise<void> {
     await Promise.all([
       import('@nestjs/core'),
       import('../app.module.js'),
-      import('../common/logging/logger.js'),
-      import('../database/database-server.js'),
-      import('../password-resets/password-resets.service.js'),
+      import('../platform/logging/logger.js'),
+      import('../platform/database/database-server.js'),
+      import('../identity/password-resets/password-resets.service.js'),
     ]);
   const logger = logging.createLogger(config.log);
   const database = await startDatabaseServer(config, (line) => logger.debug(line));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
-import { AttachmentsService } from '../../src/attachments/attachments.service.js';
+import { AttachmentsService } from '../../src/inventory/attachments/attachments.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import {
   as,

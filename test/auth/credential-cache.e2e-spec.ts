@@ -6,14 +6,14 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionRepository } from '../../src/auth/session.repository.js';
-import { SessionsService, TOKEN_ISSUER } from '../../src/auth/sessions.service.js';
-import { CREDENTIALS_CHANNEL } from '../../src/auth/verified-credentials.js';
-import { sha256 } from '../../src/common/security/sha256.js';
+import { SessionRepository } from '../../src/identity/auth/session.repository.js';
+import { SessionsService, TOKEN_ISSUER } from '../../src/identity/auth/sessions.service.js';
+import { CREDENTIALS_CHANNEL } from '../../src/identity/auth/verified-credentials.js';
+import { sha256 } from '../../src/identity/auth/sha256.js';
 import {
   DatabaseNotifications,
   NOTIFICATIONS_APPLICATION_NAME,
-} from '../../src/database/database-notifications.js';
+} from '../../src/platform/database/database-notifications.js';
 import { signIn, signUp, signUpMember, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { dayIn } from '../../src/common/calendar-day.js';
+import { dayIn } from '../../src/platform/calendar/calendar-day.js';
 import { as } from '../support/api.js';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EXPORT_JOB,
   GroupExportsService,
-} from '../../src/collection-backups/group-exports.service.js';
+} from '../../src/operations/collection-backups/group-exports.service.js';
 import { as, createEntity, useSharedApp } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

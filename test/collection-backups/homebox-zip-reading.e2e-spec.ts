@@ -7,8 +7,8 @@ import {
   type BackupRows,
   type BackupSource,
   type BackupTable,
-} from '../../src/collection-backups/backup-format.js';
-import { openBackup } from '../../src/collection-backups/formats/backup-formats.js';
+} from '../../src/operations/collection-backups/backup-format.js';
+import { openBackup } from '../../src/operations/collection-backups/formats/backup-formats.js';
 import {
   homeboxCollection,
   writeHomeboxZip,

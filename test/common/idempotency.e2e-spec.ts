@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
-import { IdempotencyService } from '../../src/common/idempotency/idempotency.service.js';
+import { IdempotencyService } from '../../src/platform/idempotency/idempotency.service.js';
 import { signUp, type Session } from '../support/factories.js';
 
 const KEY = 'Idempotency-Key';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DatabaseNotifications } from '../../src/database/database-notifications.js';
+import { DatabaseNotifications } from '../../src/platform/database/database-notifications.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const until = async (condition: () => boolean): Promise<void> => {

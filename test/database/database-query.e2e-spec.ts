@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../../src/database/database.js';
+import { Database } from '../../src/platform/database/database.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('Database.query and Database.execute', () => {

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAINTAINED_TABLES,
   SCHEMA_DEFINITIONS,
-} from '../../src/database/derived/maintained-tables.js';
+} from '../../src/platform/database/schema/maintained-tables.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-const SNAPSHOT = '../../src/database/derived/schema.snapshot.sql';
+const SNAPSHOT = '../../src/platform/database/schema/schema.snapshot.sql';
 
 describe('the maintained tables and every trigger and function of the schema', () => {
   let database: TestDatabase;

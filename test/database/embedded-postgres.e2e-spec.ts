@@ -9,7 +9,7 @@ import {
   EmbeddedPostgres,
   loadBinaries,
   sharedBuffersMiB,
-} from '../../src/database/embedded-postgres.js';
+} from '../../src/platform/database/embedded-postgres.js';
 
 const serverProcesses = (dataDir: string): string[] => {
   const output = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });

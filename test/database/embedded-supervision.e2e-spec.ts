@@ -1,7 +1,10 @@
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_DATABASE_LOST, exitWhenDatabaseLost } from '../../src/database/database-server.js';
+import {
+  EXIT_DATABASE_LOST,
+  exitWhenDatabaseLost,
+} from '../../src/platform/database/database-server.js';
 import { signUp, type Session } from '../support/factories.js';
 import {
   createAppOnEmbeddedServer,

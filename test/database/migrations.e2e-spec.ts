@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
-import { runMigrations } from '../../src/database/migrate.js';
-import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { buildDataSourceOptions } from '../../src/platform/database/data-source-options.js';
+import { runMigrations } from '../../src/platform/database/migrate.js';
+import { MIGRATIONS } from '../../src/platform/database/migrations/index.js';
 import { RECORDS } from '../../src/records.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 

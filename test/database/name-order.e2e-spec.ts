@@ -5,8 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useSharedApp } from '../support/api.js';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
-import { compareByName, nameOrder } from '../../src/database/name-order.js';
+import { EmbeddedPostgres } from '../../src/platform/database/embedded-postgres.js';
+import { compareByName, nameOrder } from '../../src/platform/database/name-order.js';
 
 const NAMES = [
   'apple',

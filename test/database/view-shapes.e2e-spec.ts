@@ -4,26 +4,30 @@ import { useSharedApp } from '../support/api.js';
 import {
   attachmentSummaryJson,
   toAttachmentSummary,
-} from '../../src/entities/attachments/attachment.mapper.js';
-import { AttachmentRecord } from '../../src/attachments/attachment.record.js';
-import { assetIdSql, formatAssetId, MAX_ASSET_ID } from '../../src/common/asset-id.js';
-import { EntityFieldRecord } from '../../src/entities/entity-field.record.js';
-import { CHILD_SUMMARIES } from '../../src/entities/entity-view.sql.js';
+} from '../../src/inventory/entities/views/attachments/attachment.mapper.js';
+import { AttachmentRecord } from '../../src/inventory/attachments/attachment.record.js';
+import {
+  assetIdSql,
+  formatAssetId,
+  MAX_ASSET_ID,
+} from '../../src/inventory/entities/core/asset-id.js';
+import { EntityFieldRecord } from '../../src/inventory/entities/core/entity-field.record.js';
+import { CHILD_SUMMARIES } from '../../src/inventory/entities/views/entity-view.sql.js';
 import {
   entityFieldJson,
   linkEntityViews,
   toEntityChildSummary,
   toEntityField,
   type EntityViewRow,
-} from '../../src/entities/entity.mapper.js';
-import { EntityRecord } from '../../src/entities/entity.record.js';
+} from '../../src/inventory/entities/views/entity.mapper.js';
+import { EntityRecord } from '../../src/inventory/entities/core/entity.record.js';
 import {
   entityTypeSummaryJson,
   toEntityTypeSummary,
-} from '../../src/entity-types/entity-type.mapper.js';
-import { EntityTypeRecord } from '../../src/entity-types/entity-type.record.js';
-import { tagSummaryJson, toTagSummary } from '../../src/tags/tag.mapper.js';
-import { TagRecord } from '../../src/tags/tag.record.js';
+} from '../../src/inventory/entity-types/entity-type.mapper.js';
+import { EntityTypeRecord } from '../../src/inventory/entity-types/entity-type.record.js';
+import { tagSummaryJson, toTagSummary } from '../../src/inventory/tags/tag.mapper.js';
+import { TagRecord } from '../../src/inventory/tags/tag.record.js';
 
 /**
  * Each shape that PostgreSQL builds as JSON for speed is also built by a TypeScript mapper; for

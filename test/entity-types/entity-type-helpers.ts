@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { AuthUser } from '../../src/auth/auth-user.js';
+import type { AuthUser } from '../../src/identity/auth/auth-user.js';
 import type { Session } from '../support/factories.js';
 import type { TestApp } from '../support/test-app.js';
 import { as } from '../support/api.js';

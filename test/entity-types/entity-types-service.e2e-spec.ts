@@ -1,9 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
-import { ValidationFailedException } from '../../src/database/validation-failed.exception.js';
-import { Database } from '../../src/database/database.js';
-import { EntityTypesService } from '../../src/entity-types/entity-types.service.js';
+import { ValidationFailedException } from '../../src/platform/errors/validation-failed.exception.js';
+import { Database } from '../../src/platform/database/database.js';
+import { EntityTypesService } from '../../src/inventory/entity-types/entity-types.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import {
   as,

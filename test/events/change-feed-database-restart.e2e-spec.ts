@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeEvents } from '../../src/events/change-events.service.js';
+import { ChangeEvents } from '../../src/platform/change-events/change-events.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createAppOnExternalServer, type ExternalServerApp } from '../support/own-server-app.js';
 import { openFeed } from './feed.js';

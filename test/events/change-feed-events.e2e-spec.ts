@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../../src/database/database.js';
-import { ChangeEvents } from '../../src/events/change-events.service.js';
+import { Database } from '../../src/platform/database/database.js';
+import { ChangeEvents } from '../../src/platform/change-events/change-events.service.js';
 import { as, createEntity, useSecondInstance, useTestApp } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
 import { openFeed, type Feed } from './feed.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Storage } from '../../src/storage/storage.js';
+import { Storage } from '../../src/platform/storage/storage.js';
 import { exportZip } from '../collection-backups/backup-helpers.js';
 import { useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EntityHistoryService } from '../../src/history/entity-history.service.js';
+import { EntityHistoryService } from '../../src/inventory/history/entity-history.service.js';
 import { as, createEntity, useTestApp, type EntityBody } from '../support/api.js';
 import { expectUnauthenticated, OWNER_ONLY, validation } from '../support/auth-expectations.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';

@@ -7,10 +7,10 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Database } from '../../src/database/database.js';
-import { DatabaseModule } from '../../src/database/database.module.js';
-import { JobQueue } from '../../src/jobs/job-queue.js';
-import { JobsModule } from '../../src/jobs/jobs.module.js';
+import { Database } from '../../src/platform/database/database.js';
+import { DatabaseModule } from '../../src/platform/database/database.module.js';
+import { JobQueue } from '../../src/platform/jobs/job-queue.js';
+import { JobsModule } from '../../src/platform/jobs/jobs.module.js';
 
 /** A job on a schedule of every minute. */
 export const TICK_JOB = 'probe.tick';

@@ -2,7 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import supertest from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { THUMBNAIL_JOB } from '../../src/attachments/thumbnails.service.js';
+import { THUMBNAIL_JOB } from '../../src/inventory/attachments/thumbnails.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { startTroveProcess, type TroveProcess } from '../support/trove-process.js';

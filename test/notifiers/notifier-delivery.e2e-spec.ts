@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../../src/database/database.js';
-import { NotifiersService } from '../../src/notifiers/notifiers.service.js';
+import { Database } from '../../src/platform/database/database.js';
+import { NotifiersService } from '../../src/operations/notifiers/notifiers.service.js';
 import {
   closedPort,
   startLocalServer,

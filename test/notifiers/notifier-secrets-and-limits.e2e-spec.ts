@@ -3,8 +3,8 @@ import {
   decryptUrl,
   deriveKey,
   NOTIFIER_KEY_SECRET,
-} from '../../src/notifiers/notifier-url-cipher.js';
-import { NotifiersService } from '../../src/notifiers/notifiers.service.js';
+} from '../../src/operations/notifiers/notifier-url-cipher.js';
+import { NotifiersService } from '../../src/operations/notifiers/notifiers.service.js';
 import { useTestApp } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
 import { as, createNotifier, listNotifiers, NOTIFIERS, storedRow } from './notifier-helpers.js';

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIALS_CHANNEL } from '../../src/auth/verified-credentials.js';
-import { DatabaseNotifications } from '../../src/database/database-notifications.js';
+import { CREDENTIALS_CHANNEL } from '../../src/identity/auth/verified-credentials.js';
+import { DatabaseNotifications } from '../../src/platform/database/database-notifications.js';
 import { openFeed, type Feed } from '../events/feed.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
-import { renderOpenApiDocument } from '../../src/openapi/render-openapi.js';
+import { renderOpenApiDocument } from '../../src/cli/render-openapi.js';
 
 describe('OpenAPI document', () => {
   it('committed at openapi/openapi.json matches the code (run `npm run openapi` after API changes)', async () => {

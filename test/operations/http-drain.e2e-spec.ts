@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchForShutdown, type HttpDrain } from '../../src/common/http/graceful-shutdown.js';
+import { watchForShutdown, type HttpDrain } from '../../src/platform/http/graceful-shutdown.js';
 
 interface Held {
   release: () => void;

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { runningHandlers } from '../../src/common/http/trove-express-adapter.js';
+import { runningHandlers } from '../../src/platform/http/trove-express-adapter.js';
 import { useTestApp } from '../support/api.js';
 import { signUp } from '../support/factories.js';
 

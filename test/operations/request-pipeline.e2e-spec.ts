@@ -1,7 +1,7 @@
 import { ApplicationConfig } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationGuard } from '../../src/auth/guards/authentication.guard.js';
-import { GroupAccessGuard } from '../../src/auth/guards/group-access.guard.js';
+import { AuthenticationGuard } from '../../src/identity/auth/guards/authentication.guard.js';
+import { GroupAccessGuard } from '../../src/identity/auth/guards/group-access.guard.js';
 import { useTestApp } from '../support/api.js';
 
 describe('the request pipeline every route shares', () => {

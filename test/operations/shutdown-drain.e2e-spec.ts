@@ -2,8 +2,8 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE_GOING_AWAY } from '../../src/events/change-feed.gateway.js';
-import { SHUTTING_DOWN_MESSAGE } from '../../src/health/health.controller.js';
+import { CLOSE_GOING_AWAY } from '../../src/web/change-feed/change-feed.gateway.js';
+import { SHUTTING_DOWN_MESSAGE } from '../../src/web/health/health.controller.js';
 import { openFeed } from '../events/feed.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import {

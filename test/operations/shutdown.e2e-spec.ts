@@ -6,8 +6,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
-import { CLOSE_GOING_AWAY } from '../../src/events/change-feed.gateway.js';
+import { EmbeddedPostgres } from '../../src/platform/database/embedded-postgres.js';
+import { CLOSE_GOING_AWAY } from '../../src/web/change-feed/change-feed.gateway.js';
 import { openFeed } from '../events/feed.js';
 import {
   startTroveProcess,

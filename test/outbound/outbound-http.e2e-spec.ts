@@ -6,11 +6,11 @@ import {
   OutboundResponseTooLarge,
   OutboundTimeout,
   OutboundTooManyRedirects,
-} from '../../src/outbound/outbound-errors.js';
+} from '../../src/platform/outbound/outbound-errors.js';
 import {
   OutboundHttpService,
   type HostResolver,
-} from '../../src/outbound/outbound-http.service.js';
+} from '../../src/platform/outbound/outbound-http.service.js';
 import {
   closedPort,
   recordClientRequests,

@@ -1,10 +1,10 @@
 import { BadGatewayException, Logger } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthUser } from '../../src/auth/auth-user.js';
-import type { TroveConfig } from '../../src/config/configuration.js';
-import { OutboundHttpService } from '../../src/outbound/outbound-http.service.js';
-import { ProductsService } from '../../src/products/products.service.js';
+import type { AuthUser } from '../../src/identity/auth/auth-user.js';
+import type { TroveConfig } from '../../src/platform/config/configuration.js';
+import { OutboundHttpService } from '../../src/platform/outbound/outbound-http.service.js';
+import { ProductsService } from '../../src/inventory/products/products.service.js';
 import { recordClientRequests } from '../outbound/local-servers.js';
 import { answerError, freshEan13, offProduct, StandIns } from './barcode-stand-ins.js';
 

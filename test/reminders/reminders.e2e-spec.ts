@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayIn } from '../../src/common/calendar-day.js';
-import { RemindersService } from '../../src/reminders/reminders.service.js';
+import { addDays, dayIn } from '../../src/platform/calendar/calendar-day.js';
+import { RemindersService } from '../../src/operations/reminders/reminders.service.js';
 import { as, createEntity } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

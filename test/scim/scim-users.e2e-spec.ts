@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/common/security/sha256.js';
+import { sha256 } from '../../src/identity/auth/sha256.js';
 import { openFeed } from '../events/feed.js';
 import { Browser } from '../oidc/browser.js';
 import {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayIn } from '../../src/common/calendar-day.js';
+import { addDays, dayIn } from '../../src/platform/calendar/calendar-day.js';
 import type { EntityBody } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
 import {

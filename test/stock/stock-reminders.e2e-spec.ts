@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/common/calendar-day.js';
-import { RemindersService } from '../../src/reminders/reminders.service.js';
+import { addDays } from '../../src/platform/calendar/calendar-day.js';
+import { RemindersService } from '../../src/operations/reminders/reminders.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import {
   addNotifier,

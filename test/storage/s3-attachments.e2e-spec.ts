@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Storage } from '../../src/storage/s3.storage.js';
+import { S3Storage } from '../../src/platform/storage/s3.storage.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalDiskStorage } from '../../src/storage/local-disk.storage.js';
-import { S3_PART_SIZE, S3Storage } from '../../src/storage/s3.storage.js';
-import { StoredFileNotFoundError, type Storage } from '../../src/storage/storage.js';
+import { LocalDiskStorage } from '../../src/platform/storage/local-disk.storage.js';
+import { S3_PART_SIZE, S3Storage } from '../../src/platform/storage/s3.storage.js';
+import { StoredFileNotFoundError, type Storage } from '../../src/platform/storage/storage.js';
 import { startS3Server, type TestS3Server } from './s3-server.js';
 
 const read = async (stream: Readable): Promise<Buffer> => {

@@ -5,10 +5,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { TestProject } from 'vitest/node';
-import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
-import { runMigrations } from '../../src/database/migrate.js';
-import { installJobQueue } from '../../src/jobs/job-queue-schema.js';
+import { buildDataSourceOptions } from '../../src/platform/database/data-source-options.js';
+import { EmbeddedPostgres } from '../../src/platform/database/embedded-postgres.js';
+import { runMigrations } from '../../src/platform/database/migrate.js';
+import { installJobQueue } from '../../src/platform/jobs/job-queue-schema.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -6,14 +6,14 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.factory.js';
-import { loadConfig } from '../../src/config/configuration.js';
+import { loadConfig } from '../../src/platform/config/configuration.js';
 import {
   createDatabaseIfMissing,
   startDatabaseServer,
   type DatabaseServer,
   type SupervisionOptions,
-} from '../../src/database/database-server.js';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+} from '../../src/platform/database/database-server.js';
+import { EmbeddedPostgres } from '../../src/platform/database/embedded-postgres.js';
 import { PostgresProxy } from './postgres-proxy.js';
 import type { TestApp } from './test-app.js';
 

@@ -1,13 +1,13 @@
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
-import { ALLOW_ATTACHMENT_TOKEN_KEY } from '../../src/auth/decorators/allow-attachment-token.decorator.js';
-import { IS_PUBLIC_KEY } from '../../src/auth/decorators/public.decorator.js';
-import { ROLES_KEY } from '../../src/auth/decorators/roles.decorator.js';
-import { USER_SCOPE_KEY } from '../../src/auth/decorators/user-scope.decorator.js';
-import { requiredRoles } from '../../src/auth/guards/group-access.guard.js';
-import type { GroupRole } from '../../src/auth/group-role.js';
-import { SCIM_BASE_PATH } from '../../src/scim/scim.controller.js';
+import { ALLOW_ATTACHMENT_TOKEN_KEY } from '../../src/identity/auth/decorators/allow-attachment-token.decorator.js';
+import { IS_PUBLIC_KEY } from '../../src/identity/auth/decorators/public.decorator.js';
+import { ROLES_KEY } from '../../src/identity/auth/decorators/roles.decorator.js';
+import { USER_SCOPE_KEY } from '../../src/identity/auth/decorators/user-scope.decorator.js';
+import { requiredRoles } from '../../src/identity/auth/guards/group-access.guard.js';
+import type { GroupRole } from '../../src/identity/auth/group-role.js';
+import { SCIM_BASE_PATH } from '../../src/identity/scim/scim.controller.js';
 
 export interface RouteDeclaration {
   method: string;

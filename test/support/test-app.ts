@@ -5,8 +5,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pg from 'pg';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.factory.js';
-import { createLogger } from '../../src/common/logging/logger.js';
-import { loadConfig, type TroveConfig } from '../../src/config/configuration.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import { loadConfig, type TroveConfig } from '../../src/platform/config/configuration.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {

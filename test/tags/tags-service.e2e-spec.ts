@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
-import type { AuthUser } from '../../src/auth/auth-user.js';
-import { TagsService } from '../../src/tags/tags.service.js';
+import type { AuthUser } from '../../src/identity/auth/auth-user.js';
+import { TagsService } from '../../src/inventory/tags/tags.service.js';
 import { signUp, type Session } from '../support/factories.js';
 import { createChain, listTags, UNKNOWN_ID, type TagOutBody } from './tag-helpers.js';
 

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIALS_CHANNEL } from '../../src/auth/verified-credentials.js';
-import { DatabaseNotifications } from '../../src/database/database-notifications.js';
-import { CLOSE_POLICY } from '../../src/events/change-feed.gateway.js';
+import { CREDENTIALS_CHANNEL } from '../../src/identity/auth/verified-credentials.js';
+import { DatabaseNotifications } from '../../src/platform/database/database-notifications.js';
+import { CLOSE_POLICY } from '../../src/web/change-feed/change-feed.gateway.js';
 import {
   attachmentUrl,
   BAD_TOKEN,

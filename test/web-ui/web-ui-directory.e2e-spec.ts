@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/configuration.js';
-import { ConfigurationError } from '../../src/config/env.js';
+import { loadConfig } from '../../src/platform/config/configuration.js';
+import { ConfigurationError } from '../../src/platform/config/env.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   STAND_IN_APP_SCRIPT,

@@ -1,0 +1,405 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Transactional } from '@nestjs-cls/transactional';
+import { isUUID } from 'class-validator';
+import type SCIMMY from 'scimmy';
+import type { TroveConfig } from '../../platform/config/configuration.js';
+import { AccountsService } from '../accounts/accounts.service.js';
+import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
+import { normaliseEmail, UsersService } from '../users/users.service.js';
+import { filterToSql } from './scim-filter.js';
+import { ScimIdentityRepository, type ScimUserRow } from './scim-identity.repository.js';
+import { loadScimmy, scimmy } from './scimmy.js';
+
+/** Users returned when a list asks for no `count`, and the most a list returns. */
+export const SCIM_DEFAULT_COUNT = 100;
+export const SCIM_MAX_RESULTS = 200;
+/** The role a provisioned user gets in the shared group (their first sign-in maps it anew). */
+export const SCIM_DEFAULT_ROLE = 'user';
+
+const TEXT_MAX_LENGTH = 255;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+type ScimQuery = Record<string, unknown>;
+/** The query parameters SCIMMY's resources take. */
+type ResourceParams = ConstructorParameters<typeof SCIMMY.Resources.User>[1];
+type ScimResource = Record<string, unknown>;
+
+/** A SCIM list answer (RFC 7644 3.4.2). */
+export interface ScimListResponse {
+  schemas: string[];
+  totalResults: number;
+  startIndex: number;
+  itemsPerPage: number;
+  Resources: ScimResource[];
+}
+
+/** What a create, replace or patch asks Trove to store. */
+interface ScimUserInput {
+  userName: string;
+  email: string;
+  name: string;
+  /** Absent from a replace or patch: left as it is. */
+  active?: boolean;
+  externalId?: string | null;
+}
+
+const scimError = (status: number, scimType: string | null, detail: string): Error =>
+  // SCIMMY takes null for an error without a SCIM error keyword; its types say string.
+  new (scimmy().Types.Error)(status, scimType as string, detail);
+
+const notFound = (id: string): Error => scimError(404, null, `Resource ${id} not found`);
+
+/** SCIMMY's protocol objects are set up once per process (they are module-wide). */
+let scimmyConfigured = false;
+function configureScimmy(library: typeof SCIMMY): void {
+  if (scimmyConfigured) return;
+  scimmyConfigured = true;
+  if (!library.Resources.declared('User')) library.Resources.declare(library.Resources.User);
+  library.Config.set({
+    documentationUri: 'https://github.com/sysadminsmedia/homebox',
+    patch: true,
+    filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
+    sort: false,
+    bulk: false,
+    changePassword: false,
+    etag: false,
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'OAuth Bearer Token',
+        description: 'The token set as TROVE_SCIM_TOKEN, sent as `Authorization: Bearer <token>`',
+        specUri: 'https://www.rfc-editor.org/rfc/rfc6750',
+      },
+    ],
+  });
+}
+
+/** SCIMMY reports a resource that fails its schema with a TypeError: a 400 for the client. */
+function parsed<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof TypeError) throw scimError(400, 'invalidValue', error.message);
+    throw error;
+  }
+}
+
+/**
+ * SCIM 2.0 provisioning of users (RFC 7643/7644) with SCIMMY for the protocol: schemas and their
+ * validation, filters, PATCH operations, list and error messages. The users SCIM sees are the
+ * members of the shared single sign-on group (TROVE_OIDC_SHARED_GROUP); an id of anyone else is
+ * not found. A created user joins that group with the default role and has no password: they
+ * sign in through the provider, linked by e-mail at their first sign-in. `active: false`
+ * disables the account (every credential ends at once), `active: true` enables it, and a delete
+ * deletes it as account deletion does.
+ */
+@Injectable()
+export class ScimUsersService implements OnModuleInit {
+  constructor(
+    private readonly identities: ScimIdentityRepository,
+    private readonly users: UsersService,
+    private readonly groups: GroupsService,
+    private readonly accounts: AccountsService,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  /** SCIMMY is imported and set up only while SCIM is on. */
+  async onModuleInit(): Promise<void> {
+    if (this.token !== '') configureScimmy(await loadScimmy());
+  }
+
+  /** SCIM answers only while TROVE_SCIM_TOKEN is set. */
+  get token(): string {
+    return this.config.get('scim', { infer: true }).token;
+  }
+
+  private get sharedGroupName(): string {
+    return this.config.get('oidc', { infer: true }).sharedGroup;
+  }
+
+  private async sharedGroupId(): Promise<string | undefined> {
+    return this.groups.findOidcShared(oidcSharedGroupKey(this.sharedGroupName));
+  }
+
+  async serviceProviderConfig(base: string): Promise<unknown> {
+    scimmy().Resources.ServiceProviderConfig.basepath(base);
+    return new (scimmy().Resources.ServiceProviderConfig)().read();
+  }
+
+  async resourceTypes(base: string, id?: string): Promise<unknown> {
+    scimmy().Resources.ResourceType.basepath(base);
+    return id === undefined
+      ? new (scimmy().Resources.ResourceType)().read()
+      : new (scimmy().Resources.ResourceType)(id).read();
+  }
+
+  async schemas(base: string, id?: string): Promise<unknown> {
+    scimmy().Resources.Schema.basepath(base);
+    return id === undefined
+      ? new (scimmy().Resources.Schema)().read()
+      : new (scimmy().Resources.Schema)(id).read();
+  }
+
+  /** The users matching `filter`, a page of them (`startIndex` from 1, `count`). */
+  async list(query: ScimQuery, base: string): Promise<ScimListResponse> {
+    const params = new (scimmy().Resources.User)(undefined, listParams(query));
+    const startIndex = params.constraints?.startIndex ?? 1;
+    const count = Math.min(params.constraints?.count ?? SCIM_DEFAULT_COUNT, SCIM_MAX_RESULTS);
+    const groupId = await this.sharedGroupId();
+    const condition = params.filter ? filterToSql(params.filter, 2) : { sql: 'true', values: [] };
+    const page = groupId
+      ? await this.identities.findPage(groupId, condition, startIndex - 1, count)
+      : { rows: [], total: 0 };
+    return {
+      schemas: [scimmy().Messages.ListResponse.id],
+      totalResults: page.total,
+      startIndex,
+      itemsPerPage: page.rows.length,
+      Resources: page.rows.map((row) => toScimUser(row, base, params.attributes)),
+    };
+  }
+
+  async get(id: string, query: ScimQuery, base: string): Promise<ScimResource> {
+    const params = new (scimmy().Resources.User)(id, listParams(query));
+    return toScimUser(await this.findOrFail(id), base, params.attributes);
+  }
+
+  async create(body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
+    const params = new (scimmy().Resources.User)(undefined, listParams(query));
+    const input = readInput(body);
+    const id = await this.insert(input);
+    return toScimUser(await this.findOrFail(id), base, params.attributes);
+  }
+
+  async replace(id: string, body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
+    const params = new (scimmy().Resources.User)(id, listParams(query));
+    const groupId = await this.sharedGroupId();
+    const input = readInput(body);
+    await this.update(await this.findOrFail(id, groupId), input, groupId);
+    return toScimUser(await this.findOrFail(id, groupId), base, params.attributes);
+  }
+
+  /** Applies a PatchOp message to the user as stored, then stores the result as a replace does. */
+  async patch(id: string, body: unknown, query: ScimQuery, base: string): Promise<ScimResource> {
+    const params = new (scimmy().Resources.User)(id, listParams(query));
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw scimError(400, 'invalidSyntax', 'PatchOp request expected a JSON object body');
+    }
+    const groupId = await this.sharedGroupId();
+    const row = await this.findOrFail(id, groupId);
+    const current = toScimUser(row, base);
+    const message = new (scimmy().Messages.PatchOp)(
+      withBooleanActive(body as ScimResource) as ConstructorParameters<
+        typeof SCIMMY.Messages.PatchOp
+      >[0],
+    );
+    await message.apply(current as never, async (patched: unknown) => {
+      await this.update(row, readInput(patched), groupId);
+      return patched as never;
+    });
+    return toScimUser(await this.findOrFail(id, groupId), base, params.attributes);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.findOrFail(id);
+    await this.users.deleteAccount(id);
+  }
+
+  /** The member `id` of the shared group (`groupId`, looked up when not given), else 404. */
+  private async findOrFail(id: string, sharedGroupId?: string): Promise<ScimUserRow> {
+    if (!isUUID(id)) throw notFound(id);
+    const groupId = sharedGroupId ?? (await this.sharedGroupId());
+    const row = groupId && (await this.identities.findMember(groupId, id));
+    if (!row) throw notFound(id);
+    return row;
+  }
+
+  /** Creates the user in the shared group (made on first use, as the first sign-in does). */
+  @Transactional()
+  private async insert(input: ScimUserInput): Promise<string> {
+    const key = userNameKey(input.userName);
+    const email = normaliseEmail(input.email);
+    await this.users.lockForCreation(`trove:scim-user-name:${key}`);
+    // The lock an SSO first sign-in takes for the e-mail address: not both create the user.
+    await this.users.lockForCreation(`trove:oidc-email:${email}`);
+    if (await this.identities.isUserNameTaken(await this.sharedGroupId(), key, null)) {
+      throw scimError(409, 'uniqueness', `userName '${input.userName}' is already in use`);
+    }
+    if (await this.users.findByEmail(email)) {
+      throw scimError(409, 'uniqueness', `a user with the e-mail address ${email} already exists`);
+    }
+    const user = await this.users.insertUser({ name: input.name, email, passwordHash: null });
+    const name = this.sharedGroupName;
+    const group = await this.accounts.findOrCreateOidcShared(
+      oidcSharedGroupKey(name),
+      name,
+      user.id,
+    );
+    if (group.created) await this.accounts.repairDefaultGroup(user.id);
+    else await this.accounts.addMember(group.id, user.id, SCIM_DEFAULT_ROLE);
+    await this.identities.save(user.id, {
+      userName: input.userName,
+      userNameKey: key,
+      externalId: input.externalId ?? null,
+    });
+    if (input.active === false) await this.users.setDisabled(user.id, true);
+    return user.id;
+  }
+
+  /**
+   * Stores a replace (or a patched resource) of the user `row` of shared group `groupId`: what
+   * it omits of `active` and externalId stays.
+   */
+  @Transactional()
+  private async update(row: ScimUserRow, input: ScimUserInput, groupId?: string): Promise<void> {
+    const id = row.id;
+    const key = userNameKey(input.userName);
+    const email = normaliseEmail(input.email);
+    const renamed = key !== userNameKey(row.user_name);
+    if (renamed && (await this.identities.isUserNameTaken(groupId, key, id))) {
+      throw scimError(409, 'uniqueness', `userName '${input.userName}' is already in use`);
+    }
+    const holder = email === row.email ? null : await this.users.findByEmail(email);
+    if (holder && holder.id !== id) {
+      throw scimError(409, 'uniqueness', `a user with the e-mail address ${email} already exists`);
+    }
+    if (input.name !== row.name || email !== row.email) {
+      await this.users.updateAccount(id, { name: input.name, email });
+    }
+    const externalId = input.externalId === undefined ? row.external_id : input.externalId;
+    if (input.userName !== row.user_name || externalId !== row.external_id) {
+      await this.identities.save(id, { userName: input.userName, userNameKey: key, externalId });
+    }
+    if (input.active !== undefined && input.active === row.disabled) {
+      await this.users.setDisabled(id, !input.active);
+    }
+  }
+}
+
+/** SCIM user names compare without regard to case (RFC 7643 `caseExact: false`). */
+const userNameKey = (userName: string): string => userName.trim().toLowerCase();
+
+/** Query parameters as SCIMMY takes them: `startIndex` and `count` as integers. */
+function listParams(query: ScimQuery): ResourceParams {
+  const params: ScimQuery = {};
+  for (const name of ['filter', 'attributes', 'excludedAttributes', 'sortBy', 'sortOrder']) {
+    if (query[name] !== undefined) params[name] = query[name];
+  }
+  for (const name of ['startIndex', 'count']) {
+    const value = query[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value)) {
+      throw scimError(400, 'invalidValue', `${name} must be an integer`);
+    }
+    params[name] = Number(value);
+  }
+  // Of the right types or refused by SCIMMY's resource with a SCIM error.
+  return params;
+}
+
+/**
+ * Microsoft Entra ID sends `active` as the string "True" or "False" in PATCH operations; SCIM's
+ * schema says boolean. Those two strings are read as the booleans they mean.
+ */
+function withBooleanActive(message: ScimResource): ScimResource {
+  const operations = message.Operations;
+  if (!Array.isArray(operations)) return message;
+  const asBoolean = (value: unknown): unknown =>
+    typeof value === 'string' && /^(true|false)$/i.test(value)
+      ? value.toLowerCase() === 'true'
+      : value;
+  return {
+    ...message,
+    Operations: operations.map((operation: unknown) => {
+      if (operation === null || typeof operation !== 'object') return operation;
+      const { path, value } = operation as { path?: unknown; value?: unknown };
+      if (typeof path === 'string' && path.toLowerCase() === 'active') {
+        return { ...operation, value: asBoolean(value) };
+      }
+      if (path === undefined && value !== null && typeof value === 'object' && 'active' in value) {
+        return { ...operation, value: { ...value, active: asBoolean(value.active) } };
+      }
+      return operation;
+    }),
+  };
+}
+
+/** Reads a User resource sent by the client, checked against SCIM's User schema. */
+function readInput(body: unknown): ScimUserInput {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw scimError(400, 'invalidSyntax', 'expected a User resource as a JSON object');
+  }
+  const resource = parsed(
+    () => new (scimmy().Schemas.User)(body as ScimResource, 'in'),
+  ) as unknown as {
+    userName?: string;
+    displayName?: string;
+    name?: { formatted?: string; givenName?: string; middleName?: string; familyName?: string };
+    emails?: { value?: string; primary?: boolean }[];
+    active?: boolean;
+    externalId?: string;
+  };
+  const userName = (resource.userName ?? '').trim();
+  if (userName === '' || userName.length > TEXT_MAX_LENGTH) {
+    throw scimError(400, 'invalidValue', `userName must have 1 to ${TEXT_MAX_LENGTH} characters`);
+  }
+  const emails = resource.emails ?? [];
+  const email = (
+    emails.find((entry) => entry.primary)?.value ??
+    emails[0]?.value ??
+    (EMAIL_SHAPE.test(userName) ? userName : '')
+  ).trim();
+  if (!EMAIL_SHAPE.test(email) || email.length > TEXT_MAX_LENGTH) {
+    throw scimError(
+      400,
+      'invalidValue',
+      'a user needs an e-mail address: in emails, or as a userName that is one',
+    );
+  }
+  const parts = [resource.name?.givenName, resource.name?.middleName, resource.name?.familyName];
+  const name = (
+    resource.displayName?.trim() ||
+    resource.name?.formatted?.trim() ||
+    parts
+      .filter((part) => part?.trim())
+      .join(' ')
+      .trim() ||
+    userName
+  ).slice(0, TEXT_MAX_LENGTH);
+  const externalId = resource.externalId?.trim();
+  if (externalId !== undefined && externalId.length > TEXT_MAX_LENGTH) {
+    throw scimError(400, 'invalidValue', `externalId has more than ${TEXT_MAX_LENGTH} characters`);
+  }
+  return {
+    userName,
+    email,
+    name,
+    active: resource.active,
+    externalId: externalId === '' ? null : externalId,
+  };
+}
+
+/** A user as a SCIM User resource (only the requested attributes, when asked). */
+function toScimUser(
+  row: ScimUserRow,
+  base: string,
+  attributes?: SCIMMY.Types.Filter,
+): ScimResource {
+  const user = {
+    id: row.id,
+    ...(row.external_id === null ? {} : { externalId: row.external_id }),
+    userName: row.user_name,
+    name: { formatted: row.name },
+    displayName: row.name,
+    emails: [{ value: row.email, type: 'work', primary: true }],
+    active: !row.disabled,
+    meta: { created: row.created_at, lastModified: row.updated_at },
+  };
+  return new (scimmy().Schemas.User)(
+    user,
+    'out',
+    `${base}/Users`,
+    attributes,
+  ) as unknown as ScimResource;
+}

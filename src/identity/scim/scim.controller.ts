@@ -1,0 +1,357 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+  VERSION_NEUTRAL,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../auth/decorators/public.decorator.js';
+import { publicBaseUrl } from '../../platform/http/public-base-url.js';
+import type { TroveConfig } from '../../platform/config/configuration.js';
+import { ScimBodyInterceptor } from './scim-body.interceptor.js';
+import { SCIM_CONTENT_TYPE, ScimErrorFilter } from './scim-error.filter.js';
+import { ScimTokenGuard } from './scim-token.guard.js';
+import { SCIM_DEFAULT_COUNT, SCIM_MAX_RESULTS, ScimUsersService } from './scim-users.service.js';
+
+/** Where SCIM is served, outside `/api/v1`: `/scim/v2`. */
+export const SCIM_BASE_PATH = 'scim/v2';
+
+const SCIM_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['schemas', 'status', 'detail'],
+  properties: {
+    schemas: {
+      type: 'array',
+      items: { type: 'string', enum: ['urn:ietf:params:scim:api:messages:2.0:Error'] },
+    },
+    status: { type: 'string', example: '400' },
+    scimType: { type: 'string', example: 'invalidFilter' },
+    detail: { type: 'string' },
+  },
+};
+const scimError = (status: number, description: string) => ({
+  status,
+  description,
+  content: { 'application/scim+json': { schema: SCIM_ERROR_SCHEMA } },
+});
+const UNAUTHORIZED = scimError(401, 'No SCIM bearer token, or not TROVE_SCIM_TOKEN');
+const NOT_FOUND = scimError(
+  404,
+  'No such user among the shared group’s members (or SCIM is off: TROVE_SCIM_TOKEN unset)',
+);
+const BAD_REQUEST = scimError(
+  400,
+  'Malformed body, filter or parameter (`scimType`: invalidSyntax, invalidFilter, invalidValue…)',
+);
+const CONFLICT = scimError(409, 'userName or e-mail address already in use (`uniqueness`)');
+const UNAVAILABLE = scimError(503, 'The database is unavailable; see Retry-After');
+const USER_SCHEMA = {
+  type: 'object',
+  description: 'A SCIM User resource (urn:ietf:params:scim:schemas:core:2.0:User)',
+  additionalProperties: true,
+  example: {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    userName: 'ada@example.com',
+    externalId: '00u1a2b3c4',
+    name: { givenName: 'Ada', familyName: 'Lovelace' },
+    emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+    active: true,
+  },
+};
+const user = (status: number, description: string) => ({
+  status,
+  description,
+  content: { 'application/scim+json': { schema: USER_SCHEMA } },
+});
+const DOCUMENT = (description: string) => ({
+  status: 200,
+  description,
+  content: { 'application/scim+json': { schema: { type: 'object', additionalProperties: true } } },
+});
+const ID_PARAM = { name: 'id', description: 'The user’s id (a UUID)', type: String };
+const ATTRIBUTES = [
+  { name: 'attributes', required: false, type: String, description: 'Only these attributes' },
+  {
+    name: 'excludedAttributes',
+    required: false,
+    type: String,
+    description: 'All but these attributes',
+  },
+];
+
+/**
+ * SCIM 2.0 (RFC 7643/7644) for the identity provider's provisioning client: discovery
+ * documents and Users. Authenticated by TROVE_SCIM_TOKEN (not by Trove's sessions or API keys);
+ * every answer, errors included, is `application/scim+json`.
+ */
+@ApiTags('scim')
+@ApiBearerAuth('scim')
+@Public()
+@UseGuards(ScimTokenGuard)
+@UseInterceptors(ScimBodyInterceptor)
+@UseFilters(ScimErrorFilter)
+@Controller({ path: SCIM_BASE_PATH, version: VERSION_NEUTRAL })
+export class ScimController {
+  constructor(
+    private readonly scim: ScimUsersService,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  /** `https://<host>/scim/v2`: where SCIM resources are located. */
+  private base(request: Request): string {
+    const hostname = this.config.get('options', { infer: true }).hostname;
+    return `${publicBaseUrl(hostname, request)}/${SCIM_BASE_PATH}`;
+  }
+
+  @Get('ServiceProviderConfig')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: what this service provider supports',
+    description:
+      'PATCH and filters (at most 200 results a page) are supported; bulk, sorting, ETags and ' +
+      'password changes are not. Authentication: `Authorization: Bearer <TROVE_SCIM_TOKEN>`.',
+  })
+  @ApiProduces('application/scim+json')
+  @ApiResponse(DOCUMENT('The ServiceProviderConfig resource'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  getScimServiceProviderConfig(@Req() request: Request): Promise<unknown> {
+    return this.scim.serviceProviderConfig(this.base(request));
+  }
+
+  @Get('ResourceTypes')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({ summary: 'SCIM: the resource types served (User)' })
+  @ApiProduces('application/scim+json')
+  @ApiResponse(DOCUMENT('A ListResponse of ResourceType resources'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  listScimResourceTypes(@Req() request: Request): Promise<unknown> {
+    return this.scim.resourceTypes(this.base(request));
+  }
+
+  @Get('ResourceTypes/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({ summary: 'SCIM: one resource type (`User`)' })
+  @ApiProduces('application/scim+json')
+  @ApiResponse(DOCUMENT('The ResourceType resource'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  getScimResourceType(@Req() request: Request, @Param('id') id: string): Promise<unknown> {
+    return this.scim.resourceTypes(this.base(request), id);
+  }
+
+  @Get('Schemas')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({ summary: 'SCIM: the schemas served (core User)' })
+  @ApiProduces('application/scim+json')
+  @ApiResponse(DOCUMENT('A ListResponse of Schema resources'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  listScimSchemas(@Req() request: Request): Promise<unknown> {
+    return this.scim.schemas(this.base(request));
+  }
+
+  @Get('Schemas/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({ summary: 'SCIM: one schema, by its URN' })
+  @ApiProduces('application/scim+json')
+  @ApiResponse(DOCUMENT('The Schema resource'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  getScimSchema(@Req() request: Request, @Param('id') id: string): Promise<unknown> {
+    return this.scim.schemas(this.base(request), id);
+  }
+
+  @Get('Users')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: list or find users',
+    description:
+      'The members of the shared single sign-on group (TROVE_OIDC_SHARED_GROUP), oldest first. ' +
+      '`filter` may name `userName`, `externalId`, `active`, `id`, `displayName`, ' +
+      '`name.formatted`, `emails.value`, `meta.created` and `meta.lastModified` with eq, ne, co, ' +
+      'sw, ew, gt, ge, lt, le, pr, and, or and not (userName and e-mail addresses without ' +
+      `regard to case). Paging: \`startIndex\` (from 1) and \`count\` (${SCIM_DEFAULT_COUNT} ` +
+      `unless given, at most ${SCIM_MAX_RESULTS}).`,
+  })
+  @ApiProduces('application/scim+json')
+  @ApiQuery({
+    name: 'filter',
+    required: false,
+    type: String,
+    example: 'userName eq "ada@example.com"',
+  })
+  @ApiQuery({ name: 'startIndex', required: false, type: Number })
+  @ApiQuery({ name: 'count', required: false, type: Number })
+  @ApiQuery(ATTRIBUTES[0])
+  @ApiQuery(ATTRIBUTES[1])
+  @ApiResponse(DOCUMENT('A ListResponse of User resources'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  listScimUsers(
+    @Req() request: Request,
+    @Query() query: Record<string, unknown>,
+  ): Promise<unknown> {
+    return this.scim.list(query, this.base(request));
+  }
+
+  @Post('Users')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: provision a user',
+    description:
+      'The user joins the shared single sign-on group with the role `user` (the first user ' +
+      'provisioned before anyone signed in creates the group and owns it) and has no password: ' +
+      'their first sign-in through the provider links them by e-mail address. The e-mail ' +
+      'address is the primary (else first) of `emails`, or `userName` when that is one. ' +
+      '`active: false` creates the account disabled.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiBody({ schema: USER_SCHEMA })
+  @ApiResponse(user(201, 'The User resource; Location names it'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(CONFLICT)
+  @ApiResponse(UNAVAILABLE)
+  async createScimUser(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    const created = await this.scim.create(body, query, this.base(request));
+    const location = (created.meta as { location?: string } | undefined)?.location;
+    if (location) response.setHeader('Location', location);
+    response.status(201);
+    return created;
+  }
+
+  @Get('Users/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({ summary: 'SCIM: one user' })
+  @ApiProduces('application/scim+json')
+  @ApiParam(ID_PARAM)
+  @ApiQuery(ATTRIBUTES[0])
+  @ApiQuery(ATTRIBUTES[1])
+  @ApiResponse(user(200, 'The User resource'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  getScimUser(
+    @Req() request: Request,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<unknown> {
+    return this.scim.get(id, query, this.base(request));
+  }
+
+  @Put('Users/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: replace a user',
+    description:
+      'userName, name and e-mail address as sent; `active` and `externalId` stay as they are ' +
+      'when left out. `active: false` disables the account: every session, attachment token ' +
+      'and API key of the user ends on every instance at once and their change-feed sockets ' +
+      'close; `active: true` enables it again.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiParam(ID_PARAM)
+  @ApiBody({ schema: USER_SCHEMA })
+  @ApiResponse(user(200, 'The User resource'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(CONFLICT)
+  @ApiResponse(UNAVAILABLE)
+  replaceScimUser(
+    @Req() request: Request,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    return this.scim.replace(id, body, query, this.base(request));
+  }
+
+  @Patch('Users/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: change a user with PATCH operations',
+    description:
+      'A PatchOp message (add, remove, replace; with or without `path`); the result is stored ' +
+      'as a replace is. `active` given as the string "True" or "False" (as Microsoft Entra ID ' +
+      'sends it) is read as the boolean.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiParam(ID_PARAM)
+  @ApiBody({
+    schema: {
+      type: 'object',
+      additionalProperties: true,
+      example: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value: false }],
+      },
+    },
+  })
+  @ApiResponse(user(200, 'The User resource'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(CONFLICT)
+  @ApiResponse(UNAVAILABLE)
+  patchScimUser(
+    @Req() request: Request,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    return this.scim.patch(id, body, query, this.base(request));
+  }
+
+  @Delete('Users/:id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'SCIM: delete a user',
+    description:
+      'Deletes the account as its owner would (sessions, API keys and memberships go; what the ' +
+      'user changed stays, attributed by id).',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiResponse({ status: 204, description: 'Deleted' })
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  deleteScimUser(@Param('id') id: string): Promise<void> {
+    return this.scim.remove(id);
+  }
+}

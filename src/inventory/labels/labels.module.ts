@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { EntitiesModule } from '../entities/core/entities.module.js';
+import { LabelPrinterService } from './label-printer.service.js';
+import { LabelsController, QrCodesController } from './labels.controller.js';
+import { LabelsService } from './labels.service.js';
+
+/** QR codes and entity labels (PNG), and printing labels with the configured command. */
+@Module({
+  imports: [EntitiesModule],
+  controllers: [QrCodesController, LabelsController],
+  providers: [LabelsService, LabelPrinterService],
+})
+export class LabelsModule {}

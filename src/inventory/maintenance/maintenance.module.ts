@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EntitiesModule } from '../entities/core/entities.module.js';
+import { EntityMaintenanceController, MaintenanceController } from './maintenance.controller.js';
+import { MaintenanceEntryRecord } from './maintenance-entry.record.js';
+import { MaintenanceEntryRepository } from './maintenance-entry.repository.js';
+import { MaintenanceService } from './maintenance.service.js';
+
+/**
+ * Maintenance entries of entities. Entries check their entity through EntitiesModule, and
+ * follow it when it is duplicated or the inventory wiped (`EntityParts`).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([MaintenanceEntryRecord]), EntitiesModule],
+  controllers: [EntityMaintenanceController, MaintenanceController],
+  providers: [MaintenanceService, MaintenanceEntryRepository],
+  exports: [MaintenanceService],
+})
+export class MaintenanceModule {}

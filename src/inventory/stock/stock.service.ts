@@ -1,0 +1,123 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Transactional } from '@nestjs-cls/transactional';
+import type { AuthUser } from '../../identity/auth/auth-user.js';
+import type { CsvDownload } from '../../platform/http/csv-download.js';
+import type { TroveConfig } from '../../platform/config/configuration.js';
+import { EntitiesService } from '../entities/core/entities.service.js';
+import { EntityParts } from '../entities/core/entity-parts.js';
+import { addDays, dayIn } from '../../platform/calendar/calendar-day.js';
+import type { EntityStockDto } from './dto/entity-stock.dto.js';
+import { DEFAULT_EXPIRY_WINDOW_DAYS } from './dto/list-expiring.query.dto.js';
+import type { ExpiringItemDto, LowStockItemDto } from './dto/stock-listing.dto.js';
+import type { UpdateEntityStockDto } from './dto/update-entity-stock.dto.js';
+import {
+  LOW_STOCK_CSV_HEADER,
+  NO_STOCK,
+  toEntityStock,
+  toExpiringItem,
+  toLowStockCsvRow,
+  toLowStockItem,
+} from './entity-stock.mapper.js';
+import { EntityStockRepository, type UnannouncedExpiry } from './entity-stock.repository.js';
+import { Readable } from 'node:stream';
+
+export type { UnannouncedExpiry } from './entity-stock.repository.js';
+
+/**
+ * Stock levels of entities: each entity's settings (minimum, reorder quantity, expiry day,
+ * notes), the group's low-stock and expiring listings, and what the daily reminder lists. The
+ * low-stock alerts are `StockAlertsService`'s.
+ */
+@Injectable()
+export class StockService implements OnModuleInit {
+  constructor(
+    private readonly stock: EntityStockRepository,
+    private readonly entities: EntitiesService,
+    private readonly parts: EntityParts,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  /** A duplicate takes the settings of the entity it copies (both of the group). */
+  onModuleInit(): void {
+    this.parts.register('stock', {
+      copy: async (groupId, fromId, toId) => {
+        await this.stock.copy(fromId, toId, groupId);
+      },
+    });
+  }
+
+  /** The settings of an entity of the group (404 for any other); nulls and "" when it has none. */
+  async get(user: AuthUser, entityId: string): Promise<EntityStockDto> {
+    const entity = await this.entities.findOwned(user, entityId);
+    return toEntityStock(entity.id, (await this.stock.find(entity.id, user.groupId)) ?? NO_STOCK);
+  }
+
+  /** Replaces the settings of an entity of the group: what is omitted is cleared. */
+  @Transactional()
+  async replace(
+    user: AuthUser,
+    entityId: string,
+    dto: UpdateEntityStockDto,
+  ): Promise<EntityStockDto> {
+    const entity = await this.entities.findOwned(user, entityId);
+    const stored = await this.stock.upsert(entity.id, user.groupId, {
+      minQuantity: dto.minQuantity ?? null,
+      reorderQuantity: dto.reorderQuantity ?? null,
+      expiresOn: dto.expiresOn ?? null,
+      notes: dto.notes ?? '',
+    });
+    // The entity was found a moment ago; gone since means deleted meanwhile.
+    if (!stored) return this.get(user, entityId);
+    return toEntityStock(entity.id, stored);
+  }
+
+  /** Clears the settings of an entity of the group (none is fine). */
+  @Transactional()
+  async remove(user: AuthUser, entityId: string): Promise<void> {
+    const entity = await this.entities.findOwned(user, entityId);
+    await this.stock.delete(entity.id, user.groupId);
+  }
+
+  /** The group's entities at or below their minimum, by location path, then name. */
+  async low(user: AuthUser): Promise<LowStockItemDto[]> {
+    return (await this.stock.findLow(user.groupId)).map(toLowStockItem);
+  }
+
+  /** The low-stock listing as a CSV shopping list. */
+  async lowCsv(user: AuthUser): Promise<CsvDownload> {
+    const items = await this.low(user);
+    return {
+      disposition: 'attachment; filename="low-stock.csv"',
+      header: LOW_STOCK_CSV_HEADER,
+      rows: Readable.from(items.map(toLowStockCsvRow)),
+    };
+  }
+
+  /**
+   * The group's entities that expire within `within` days of today (the reminders' time zone)
+   * or have expired, by expiry day, then name.
+   */
+  async expiring(
+    user: AuthUser,
+    within = DEFAULT_EXPIRY_WINDOW_DAYS,
+    now = new Date(),
+  ): Promise<ExpiringItemDto[]> {
+    const today = dayIn(this.config.get('reminders', { infer: true }).timeZone, now);
+    const rows = await this.stock.findExpiring(user.groupId, addDays(today, within), today);
+    return rows.map(toExpiringItem);
+  }
+
+  /**
+   * For the daily reminder: entities of every group that expire on or before `until` (expired
+   * ones included) and whose expiry day has not been announced; by group, expiry day, name.
+   */
+  unannouncedExpiring(until: string): Promise<UnannouncedExpiry[]> {
+    return this.stock.findUnannouncedExpiring(until);
+  }
+
+  /** Records these expiry days as announced, in the caller's unit of work. */
+  markExpiryAnnounced(items: { id: string; expiresOn: string }[]): Promise<void> {
+    return this.stock.markExpiryAnnounced(items);
+  }
+}

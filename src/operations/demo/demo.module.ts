@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../../identity/auth/auth.module.js';
+import { EntitiesModule } from '../../inventory/entities/core/entities.module.js';
+import { EntityTypesModule } from '../../inventory/entity-types/entity-types.module.js';
+import { TagsModule } from '../../inventory/tags/tags.module.js';
+import { AccountsModule } from '../../identity/accounts/accounts.module.js';
+import { DemoSeeder } from './demo-seeder.service.js';
+
+/** Demo mode's account and sample inventory, seeded at start-up; above accounts and entities. */
+@Module({
+  imports: [AuthModule, AccountsModule, EntitiesModule, EntityTypesModule, TagsModule],
+  providers: [DemoSeeder],
+})
+export class DemoModule {}

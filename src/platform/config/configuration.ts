@@ -1,0 +1,387 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { config as loadDotenv } from 'dotenv';
+import { ConfigurationError, validateEnvironment, type OTLP_PROTOCOLS } from './env.js';
+
+/** An encoding of OTLP exports. */
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/** The typed view of the configuration; code reads these namespaces, never process.env. */
+export interface TroveConfig {
+  web: {
+    port: number;
+    host: string;
+    maxUploadBytes: number;
+    jsonBodyLimitBytes: number;
+    /** How long a stopping server keeps serving, not ready, before it closes its listener. */
+    shutdownDrainMs: number;
+    shutdownTimeoutMs: number;
+    trustProxy: boolean;
+    /** Absolute path of the single-page app served at `/`; empty: Trove's own pages. */
+    uiDir: string;
+  };
+  database: {
+    /** Set when an external PostgreSQL is used; otherwise the embedded server is started. */
+    url: string | undefined;
+    embeddedPort: number;
+    poolSize: number;
+    /** How long a request waits for a pooled connection. */
+    poolWaitMs: number;
+  };
+  jobs: {
+    /** Whether this instance runs queued jobs and schedules, or only queues them. */
+    workersEnabled: boolean;
+    pollIntervalSeconds: number;
+  };
+  backups: {
+    /** Largest backup zip accepted for import. */
+    maxImportBytes: number;
+    /** Seconds an export or import job may run before it is run again elsewhere. */
+    jobExpirySeconds: number;
+  };
+  /** SMTP settings; mail is sent only when `host` and `from` are set. */
+  mail: {
+    host: string;
+    port: number;
+    username: string;
+    password: string;
+    from: string;
+    /** `starttls`: upgrade and require TLS; `implicit`: TLS from the start; `none`: plain. */
+    tls: 'starttls' | 'implicit' | 'none';
+    tlsRejectUnauthorized: boolean;
+  };
+  changeFeed: {
+    /** Between pings, which also re-check every socket's credential. */
+    pingIntervalMs: number;
+  };
+  audit: {
+    /** Days an entity's change history is kept. */
+    retentionDays: number;
+  };
+  /** How far the JavaScript heap may grow past its live data, in percent (0: V8 decides). */
+  heapGrowthPercent: number;
+  dataDir: string;
+  log: { level: string; format: 'json' | 'text' };
+  options: {
+    allowRegistration: boolean;
+    allowLocalLogin: boolean;
+    hostname: string;
+    demo: boolean;
+    demoPassword: string;
+  };
+  auth: {
+    tokenSecret: string;
+    apiKeyPepper: string;
+    rateLimit: {
+      enabled: boolean;
+      windowMs: number;
+      maxAttempts: number;
+      baseBackoffMs: number;
+      maxBackoffMs: number;
+    };
+    credentialCacheSize: number;
+  };
+  build: { version: string; commit: string; buildTime: string };
+  oidc: {
+    enabled: boolean;
+    issuerUrl: string;
+    clientId: string;
+    clientSecret: string;
+    buttonText: string;
+    autoRedirect: boolean;
+    scope: string;
+    allowedGroups: string[];
+    groupClaim: string;
+    emailClaim: string;
+    nameClaim: string;
+    emailVerifiedClaim: string;
+    verifyEmail: boolean;
+    linkByEmail: boolean;
+    sharedGroup: string;
+    /** Provider group to role in the shared group. */
+    roleMapping: Record<string, 'owner' | 'user' | 'viewer'>;
+    stateExpiryMs: number;
+    requestTimeoutMs: number;
+    /** Post-logout redirect URI for RP-initiated logout; empty: sign-out stays local. */
+    logoutRedirect: string;
+  };
+  /** SCIM 2.0 provisioning of the shared SSO group's users; off while `token` is empty. */
+  scim: { token: string };
+  storage: {
+    driver: 'local' | 's3';
+    s3: {
+      endpoint: string;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
+  };
+  thumbnails: { enabled: boolean; width: number; height: number };
+  reminders: {
+    /** Hour of the day (in `timeZone`) at which reminders go out. */
+    hour: number;
+    /** IANA time zone of that hour and of "today". */
+    timeZone: string;
+    /** Days ahead in which an ending warranty is announced; 0 announces none. */
+    warrantyDays: number;
+    /** Days ahead in which a stock expiry day is announced; 0 announces none. */
+    expiryDays: number;
+  };
+  barcode: {
+    upcitemdbUrl: string;
+    upcitemdbKey: string;
+    openFoodFactsUrl: string;
+    timeoutMs: number;
+    cacheTtlMs: number;
+  };
+  /** CIDRs outbound requests may reach although private, loopback or link-local. */
+  outboundAllowNets: string[];
+  labelMaker: {
+    printCommand: string;
+    width: number;
+    height: number;
+    padding: number;
+    margin: number;
+    fontSize: number;
+    additionalInformation: string;
+  };
+  notifiers: {
+    /** Empty: a key generated once and kept in the database. */
+    encryptionKey: string;
+    retryDelaySeconds: number;
+    retryLimit: number;
+    timeoutMs: number;
+    /** Test messages per minute, per user and per client address. */
+    testRateLimit: number;
+  };
+  /** OpenTelemetry; `enabled` false and no `metrics` listener: nothing of it is loaded. */
+  telemetry: {
+    /** Traces (and logs with trace ids, OTLP export) are on. */
+    enabled: boolean;
+    /** The separate Prometheus listener, when TROVE_METRICS_PORT is set. */
+    metrics: { port: number; host: string } | undefined;
+    serviceName: string;
+    /** OTLP base URL; empty: nothing is pushed. */
+    otlpEndpoint: string;
+    /** The encoding of each signal's exports. */
+    otlpProtocols: Record<'traces' | 'metrics' | 'logs', OtlpProtocol>;
+    sampler: string;
+    samplerRatio: number;
+    spanExportDelayMs: number;
+    metricExportIntervalMs: number;
+    exportLogs: boolean;
+  };
+}
+
+const MEGABYTE = 1024 * 1024;
+
+const splitList = (text: string): string[] =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+
+function packageVersion(): string {
+  const file = path.join(import.meta.dirname, '..', '..', '..', 'package.json');
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/**
+ * The absolute path of TROVE_WEB_UI_DIR ('' when unset), which must be a directory holding the
+ * app's `index.html`.
+ */
+function webUiDirectory(dir: string): string {
+  if (dir.trim() === '') return '';
+  const resolved = path.resolve(dir);
+  const problem = (text: string) =>
+    new ConfigurationError([`TROVE_WEB_UI_DIR: ${text} (got "${dir}")`]);
+  let info;
+  try {
+    info = statSync(resolved);
+  } catch {
+    throw problem('no such directory');
+  }
+  if (!info.isDirectory()) throw problem('not a directory');
+  if (!existsSync(path.join(resolved, 'index.html'))) {
+    throw problem('holds no index.html: name the built app, such as ./web-ui from npm run web-ui');
+  }
+  return resolved;
+}
+
+/**
+ * Builds the configuration from an environment. With no argument it reads `process.env`
+ * after loading an optional `.env` file from the working directory.
+ */
+export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
+  if (raw === undefined) {
+    loadDotenv({ quiet: true });
+    raw = process.env;
+  }
+  const env = validateEnvironment(raw);
+  return {
+    web: {
+      port: env.TROVE_WEB_PORT,
+      host: env.TROVE_WEB_HOST,
+      maxUploadBytes: env.TROVE_WEB_MAX_UPLOAD_SIZE * MEGABYTE,
+      jsonBodyLimitBytes: 1 * MEGABYTE,
+      shutdownDrainMs: env.TROVE_WEB_SHUTDOWN_DRAIN * 1000,
+      shutdownTimeoutMs: env.TROVE_WEB_SHUTDOWN_TIMEOUT * 1000,
+      trustProxy: env.TROVE_OPTIONS_TRUST_PROXY,
+      uiDir: webUiDirectory(env.TROVE_WEB_UI_DIR),
+    },
+    database: {
+      url: env.DATABASE_URL,
+      embeddedPort: env.TROVE_DATABASE_EMBEDDED_PORT,
+      poolSize: env.TROVE_DATABASE_POOL_SIZE,
+      poolWaitMs: env.TROVE_DATABASE_POOL_WAIT * 1000,
+    },
+    jobs: {
+      workersEnabled: env.TROVE_WORKERS_ENABLED,
+      pollIntervalSeconds: env.TROVE_JOBS_POLL_INTERVAL,
+    },
+    backups: {
+      maxImportBytes: env.TROVE_BACKUP_MAX_IMPORT_SIZE * MEGABYTE,
+      jobExpirySeconds: env.TROVE_BACKUP_JOB_EXPIRY,
+    },
+    mail: {
+      host: env.TROVE_MAILER_HOST.trim(),
+      port: env.TROVE_MAILER_PORT,
+      username: env.TROVE_MAILER_USERNAME,
+      password: env.TROVE_MAILER_PASSWORD,
+      from: env.TROVE_MAILER_FROM.trim(),
+      tls: env.TROVE_MAILER_TLS as 'starttls' | 'implicit' | 'none',
+      tlsRejectUnauthorized: env.TROVE_MAILER_TLS_REJECT_UNAUTHORIZED,
+    },
+    changeFeed: { pingIntervalMs: env.TROVE_WS_PING_INTERVAL * 1000 },
+    audit: { retentionDays: env.TROVE_AUDIT_RETENTION_DAYS },
+    heapGrowthPercent: env.TROVE_HEAP_GROWTH_PERCENT,
+    dataDir: path.resolve(env.TROVE_DATA_DIR),
+    log: { level: env.TROVE_LOG_LEVEL, format: env.TROVE_LOG_FORMAT as 'json' | 'text' },
+    options: {
+      allowRegistration: env.TROVE_OPTIONS_ALLOW_REGISTRATION,
+      allowLocalLogin: env.TROVE_OPTIONS_ALLOW_LOCAL_LOGIN,
+      hostname: env.TROVE_OPTIONS_HOSTNAME,
+      demo: env.TROVE_DEMO,
+      demoPassword: env.TROVE_DEMO_PASSWORD,
+    },
+    auth: {
+      tokenSecret: env.TROVE_AUTH_TOKEN_SECRET,
+      apiKeyPepper: env.TROVE_AUTH_API_KEY_PEPPER,
+      rateLimit: {
+        enabled: env.TROVE_AUTH_RATE_LIMIT_ENABLED,
+        windowMs: env.TROVE_AUTH_RATE_LIMIT_WINDOW * 1000,
+        maxAttempts: env.TROVE_AUTH_RATE_LIMIT_MAX_ATTEMPTS,
+        baseBackoffMs: env.TROVE_AUTH_RATE_LIMIT_BASE_BACKOFF * 1000,
+        maxBackoffMs: env.TROVE_AUTH_RATE_LIMIT_MAX_BACKOFF * 1000,
+      },
+      credentialCacheSize: env.TROVE_AUTH_CREDENTIAL_CACHE_SIZE,
+    },
+    build: {
+      version: packageVersion(),
+      commit: env.TROVE_BUILD_COMMIT,
+      buildTime: env.TROVE_BUILD_TIME,
+    },
+    oidc: {
+      enabled: env.TROVE_OIDC_ENABLED,
+      issuerUrl: env.TROVE_OIDC_ISSUER_URL,
+      clientId: env.TROVE_OIDC_CLIENT_ID,
+      clientSecret: env.TROVE_OIDC_CLIENT_SECRET,
+      buttonText: env.TROVE_OIDC_BUTTON_TEXT,
+      autoRedirect: env.TROVE_OIDC_AUTO_REDIRECT,
+      scope: env.TROVE_OIDC_SCOPE,
+      allowedGroups: splitList(env.TROVE_OIDC_ALLOWED_GROUPS),
+      groupClaim: env.TROVE_OIDC_GROUP_CLAIM,
+      emailClaim: env.TROVE_OIDC_EMAIL_CLAIM,
+      nameClaim: env.TROVE_OIDC_NAME_CLAIM,
+      emailVerifiedClaim: env.TROVE_OIDC_EMAIL_VERIFIED_CLAIM,
+      verifyEmail: env.TROVE_OIDC_VERIFY_EMAIL,
+      linkByEmail: env.TROVE_OIDC_LINK_BY_EMAIL,
+      sharedGroup: env.TROVE_OIDC_SHARED_GROUP.trim(),
+      roleMapping: Object.fromEntries(
+        splitList(env.TROVE_OIDC_ROLE_MAPPING).map((pair) => {
+          const [group, role] = pair.split('=').map((part) => part.trim());
+          return [group, role as 'owner' | 'user' | 'viewer'];
+        }),
+      ),
+      stateExpiryMs: env.TROVE_OIDC_STATE_EXPIRY * 1000,
+      requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
+      logoutRedirect: env.TROVE_OIDC_LOGOUT_REDIRECT.trim(),
+    },
+    scim: { token: env.TROVE_SCIM_TOKEN },
+    storage: {
+      driver: env.TROVE_STORAGE_DRIVER as 'local' | 's3',
+      s3: {
+        endpoint: env.TROVE_STORAGE_S3_ENDPOINT,
+        bucket: env.TROVE_STORAGE_S3_BUCKET,
+        region: env.TROVE_STORAGE_S3_REGION,
+        accessKeyId: env.TROVE_STORAGE_S3_ACCESS_KEY_ID,
+        secretAccessKey: env.TROVE_STORAGE_S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.TROVE_STORAGE_S3_FORCE_PATH_STYLE,
+        prefix: env.TROVE_STORAGE_S3_PREFIX,
+      },
+    },
+    thumbnails: {
+      enabled: env.TROVE_THUMBNAIL_ENABLED,
+      width: env.TROVE_THUMBNAIL_WIDTH,
+      height: env.TROVE_THUMBNAIL_HEIGHT,
+    },
+    reminders: {
+      hour: env.TROVE_REMINDERS_HOUR,
+      timeZone: env.TROVE_REMINDERS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
+      warrantyDays: env.TROVE_REMINDERS_WARRANTY_DAYS,
+      expiryDays: env.TROVE_REMINDERS_EXPIRY_DAYS,
+    },
+    barcode: {
+      upcitemdbUrl: env.TROVE_BARCODE_UPCITEMDB_URL.replace(/\/+$/, ''),
+      upcitemdbKey: env.TROVE_BARCODE_UPCITEMDB_KEY,
+      openFoodFactsUrl: env.TROVE_BARCODE_OPENFOODFACTS_URL.replace(/\/+$/, ''),
+      timeoutMs: env.TROVE_BARCODE_TIMEOUT * 1000,
+      cacheTtlMs: env.TROVE_BARCODE_CACHE_TTL * 1000,
+    },
+    outboundAllowNets: env.TROVE_OUTBOUND_ALLOW_NETS.split(';')
+      .map((net) => net.trim())
+      .filter((net) => net !== ''),
+    labelMaker: {
+      printCommand: env.TROVE_LABEL_MAKER_PRINT_COMMAND,
+      width: env.TROVE_LABEL_MAKER_WIDTH,
+      height: env.TROVE_LABEL_MAKER_HEIGHT,
+      padding: env.TROVE_LABEL_MAKER_PADDING,
+      margin: env.TROVE_LABEL_MAKER_MARGIN,
+      fontSize: env.TROVE_LABEL_MAKER_FONT_SIZE,
+      additionalInformation: env.TROVE_LABEL_MAKER_ADDITIONAL_INFORMATION,
+    },
+    notifiers: {
+      encryptionKey: env.TROVE_NOTIFIER_ENCRYPTION_KEY,
+      retryDelaySeconds: env.TROVE_NOTIFIER_RETRY_DELAY,
+      retryLimit: env.TROVE_NOTIFIER_RETRY_LIMIT,
+      timeoutMs: env.TROVE_NOTIFIER_TIMEOUT * 1000,
+      testRateLimit: env.TROVE_NOTIFIER_TEST_RATE_LIMIT,
+    },
+    telemetry: {
+      enabled: env.TROVE_OTEL_ENABLED,
+      metrics:
+        env.TROVE_METRICS_PORT === undefined
+          ? undefined
+          : { port: env.TROVE_METRICS_PORT, host: env.TROVE_METRICS_HOST },
+      serviceName: env.OTEL_SERVICE_NAME,
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
+      otlpProtocols: {
+        traces: (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||
+          env.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol,
+        metrics: (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ||
+          env.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol,
+        logs: (env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL ||
+          env.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol,
+      },
+      sampler: env.OTEL_TRACES_SAMPLER,
+      samplerRatio: Number(env.OTEL_TRACES_SAMPLER_ARG),
+      spanExportDelayMs: env.OTEL_BSP_SCHEDULE_DELAY,
+      metricExportIntervalMs: env.OTEL_METRIC_EXPORT_INTERVAL,
+      exportLogs: env.OTEL_LOGS_EXPORTER === 'otlp',
+    },
+  };
+}

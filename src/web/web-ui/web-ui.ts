@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { NextFunction, Request, Response } from 'express';
+import { securityHeaders } from '../../platform/http/security-headers.js';
+import type { TroveConfig } from '../../platform/config/configuration.js';
+import { BuiltInPages } from './built-in-pages.js';
+import {
+  builtInPageHeaders,
+  inlineScriptHashes,
+  singlePageAppHeaders,
+} from './content-security.js';
+import { CompressedCopies } from './compressed-copies.js';
+import { isWebUiRequest, serveWebUiFiles } from './web-ui-files.js';
+
+type Middleware = (request: Request, response: Response, next: NextFunction) => void;
+
+/** Entry pages of a Nuxt build whose inline scripts the Content-Security-Policy names. */
+const ENTRY_PAGES = ['index.html', '200.html'];
+
+/**
+ * What Trove serves outside `/api` and `/swagger`: the single-page app of TROVE_WEB_UI_DIR, or
+ * Trove's own pages when none is set, each with its own security headers (the API keeps its
+ * stricter ones).
+ */
+@Injectable()
+export class WebUi implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('WebUi');
+  private handle: Middleware | undefined;
+  private copies: CompressedCopies | undefined;
+
+  constructor(
+    private readonly pages: BuiltInPages,
+    private readonly config: ConfigService<TroveConfig, true>,
+  ) {}
+
+  /** One middleware, mounted before the API's routes; it answers once the module is ready. */
+  middleware(): Middleware {
+    return (request, response, next) => {
+      if (this.handle) this.handle(request, response, next);
+      else next();
+    };
+  }
+
+  onModuleInit(): void {
+    const directory = this.config.get('web', { infer: true }).uiDir;
+    this.handle = directory === '' ? this.builtInPages() : this.directory(directory);
+  }
+
+  onModuleDestroy(): void {
+    this.copies?.close();
+  }
+
+  private builtInPages(): Middleware {
+    const headers = securityHeaders(builtInPageHeaders());
+    const pages = this.pages.handler();
+    return (request, response, next) => {
+      if (!this.pages.handles(request)) return next();
+      headers(request, response, () => pages(request, response, next));
+    };
+  }
+
+  private directory(directory: string): Middleware {
+    const hashes = ENTRY_PAGES.flatMap((name) => {
+      try {
+        return inlineScriptHashes(readFileSync(path.join(directory, name), 'utf8'));
+      } catch {
+        return [];
+      }
+    });
+    const headers = securityHeaders(singlePageAppHeaders([...new Set(hashes)]));
+    this.copies = new CompressedCopies();
+    const files = serveWebUiFiles(directory, this.copies);
+    this.logger.log(`serving the web UI in ${directory}`);
+    return (request, response, next) => {
+      if (!isWebUiRequest(request)) return next();
+      headers(request, response, () => files(request, response, next));
+    };
+  }
+}
