@@ -25,10 +25,10 @@ const load = <T>(file: string): Promise<T> => import(new URL(file, DIST).href) a
 
 export async function loadTroveBuild(): Promise<TroveBuild> {
   const [configuration, logging, factory, embedded] = await Promise.all([
-    load<typeof Configuration>('config/configuration.js'),
-    load<typeof Logging>('common/logging/logger.js'),
+    load<typeof Configuration>('platform/config/configuration.js'),
+    load<typeof Logging>('platform/logging/logger.js'),
     load<typeof AppFactory>('app.factory.js'),
-    load<typeof Embedded>('database/embedded-postgres.js'),
+    load<typeof Embedded>('platform/database/embedded-postgres.js'),
   ]);
   return {
     loadConfig: configuration.loadConfig,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/api.js';
-import { ExpiredCredentialsPurgeService } from '../../src/identity/auth/expired-credentials-purge.service.js';
+import { ExpiredCredentialsPurgeService } from '../../src/identity/expired-credentials/expired-credentials-purge.service.js';
 import { signUp } from '../support/factories.js';
 
 describe('purge of expired credentials', () => {

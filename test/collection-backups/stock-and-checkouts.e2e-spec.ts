@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NotifiersService } from '../../src/operations/notifiers/notifiers.service.js';
-import { StockAlertsService } from '../../src/inventory/stock/stock-alerts.service.js';
+import { StockAlertsService } from '../../src/operations/reminders/stock-alerts.service.js';
 import {
   checkOut,
   entityCheckouts,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExpiredCredentialsPurgeService } from '../../src/identity/auth/expired-credentials-purge.service.js';
+import { ExpiredCredentialsPurgeService } from '../../src/identity/expired-credentials/expired-credentials-purge.service.js';
 import { BAD_TOKEN, FORGED_TOKEN } from '../support/auth-expectations.js';
 import { signIn, signUp, uniqueEmail } from '../support/factories.js';
 import { startSmtpStandIn, type SmtpStandIn } from '../support/smtp-stand-in.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StockAlertsService } from '../../src/inventory/stock/stock-alerts.service.js';
+import { StockAlertsService } from '../../src/operations/reminders/stock-alerts.service.js';
 import { csv, importOk } from '../entities-import/import-helpers.js';
 import type { EntityBody } from '../support/api.js';
 import { signUp, type Session } from '../support/factories.js';

@@ -1,12 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
-import { EntitiesModule } from '../../inventory/entities/core/entities.module.js';
-import { EntityTypesModule } from '../../inventory/entity-types/entity-types.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
-import { TagsModule } from '../../inventory/tags/tags.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AccountsService } from './accounts.service.js';
-import { GroupSeeder } from './group-seed.js';
 import { GroupsController } from './groups.controller.js';
 import { UsersController } from './users.controller.js';
 
@@ -15,9 +11,9 @@ import { UsersController } from './users.controller.js';
  * group as memberships come and go; the routes of the caller's account and of their groups.
  */
 @Module({
-  imports: [AuthModule, UsersModule, GroupsModule, EntityTypesModule, EntitiesModule, TagsModule],
+  imports: [AuthModule, UsersModule, GroupsModule],
   controllers: [UsersController, GroupsController],
-  providers: [AccountsService, GroupSeeder],
+  providers: [AccountsService],
   exports: [AccountsService],
 })
 export class AccountsModule {}

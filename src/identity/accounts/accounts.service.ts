@@ -15,7 +15,6 @@ import { GroupsService } from '../groups/groups.service.js';
 import type { RegisterDto } from '../users/dto/register.dto.js';
 import type { UserRecord } from '../users/user.record.js';
 import { LOCAL_LOGIN_DISABLED, type NewUser, UsersService } from '../users/users.service.js';
-import { GroupSeeder } from './group-seed.js';
 
 /** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
 export const homeGroupName = (name: string): string =>
@@ -33,7 +32,6 @@ export class AccountsService {
     private readonly users: UsersService,
     private readonly groups: GroupsService,
     private readonly invitations: GroupInvitationsService,
-    private readonly seeder: GroupSeeder,
     private readonly passwords: PasswordsService,
     private readonly config: ConfigService<TroveConfig, true>,
     private readonly changes: ChangeEvents,
@@ -75,7 +73,7 @@ export class AccountsService {
   @Transactional()
   async createWithOwnGroup(newUser: NewUser, groupName: string): Promise<UserRecord> {
     const user = await this.users.insertUser(newUser);
-    const group = await this.createOwnedGroup(user.id, groupName, { starter: true });
+    const group = await this.groups.createOwnedGroup(user.id, groupName, { starter: true });
     user.defaultGroupId = group.id;
     await this.users.setDefaultGroup(user.id, group.id);
     return user;
@@ -84,23 +82,8 @@ export class AccountsService {
   /** A group the caller creates: they own it, and it becomes their default if they have none. */
   @Transactional()
   async createGroup(caller: AuthIdentity, dto: CreateGroupDto): Promise<GroupDto> {
-    const group = await this.createOwnedGroup(caller.id, dto.name, { starter: false });
+    const group = await this.groups.createOwnedGroup(caller.id, dto.name, { starter: false });
     await this.users.setDefaultGroupIfNone(caller.id, group.id);
-    return group;
-  }
-
-  /**
-   * Creates a group owned by `ownerId` with what a new group starts with (see `GroupSeeder`), in
-   * the caller's unit of work (or its own).
-   */
-  @Transactional()
-  private async createOwnedGroup(
-    ownerId: string,
-    name: string,
-    options: { starter: boolean },
-  ): Promise<GroupDto> {
-    const group = await this.groups.createOwnedGroup(ownerId, name);
-    await this.seeder.seed(group.id, options);
     return group;
   }
 
@@ -134,7 +117,7 @@ export class AccountsService {
     await this.groups.lockOidcShared(key);
     const found = await this.groups.findOidcShared(key);
     if (found) return { id: found, created: false };
-    const group = await this.createOwnedGroup(userId, name, { starter: false });
+    const group = await this.groups.createOwnedGroup(userId, name, { starter: false });
     await this.groups.markOidcShared(group.id, key);
     return { id: group.id, created: true };
   }

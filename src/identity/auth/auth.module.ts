@@ -4,7 +4,6 @@ import { PassportModule } from '@nestjs/passport';
 import { ApiKeyRepository } from './api-key.repository.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
-import { ExpiredCredentialsPurgeService } from './expired-credentials-purge.service.js';
 import { AuthenticationGuard } from './guards/authentication.guard.js';
 import { GroupAccessGuard } from './guards/group-access.guard.js';
 import { IdentityRepository } from './identity.repository.js';
@@ -38,7 +37,6 @@ import { VerifiedCredentials } from './verified-credentials.js';
     SessionsService,
     ApiKeysService,
     LoginThrottleService,
-    ExpiredCredentialsPurgeService,
     JwtStrategy,
     UpgradeAuthenticationService,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
@@ -52,7 +50,6 @@ import { VerifiedCredentials } from './verified-credentials.js';
     PasswordsService,
     LoginThrottleService,
     ServerSecretsService,
-    ExpiredCredentialsPurgeService,
   ],
 })
 export class AuthModule {}

@@ -35,6 +35,11 @@ export class LoginThrottleService {
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
+  /** Deletes sign-in failure counts older than a day; how many (the hourly purge). */
+  deleteStale(): Promise<number> {
+    return this.attempts.deleteStale();
+  }
+
   private get settings(): TroveConfig['auth']['rateLimit'] {
     return this.config.get('auth', { infer: true }).rateLimit;
   }

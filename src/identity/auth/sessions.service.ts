@@ -74,6 +74,11 @@ export class SessionsService {
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
+  /** Deletes the sessions that expired; how many (the hourly purge). */
+  deleteExpired(): Promise<number> {
+    return this.sessions.deleteExpired();
+  }
+
   /**
    * The HS256 key, made a KeyObject once: given raw bytes, jsonwebtoken would try (and fail) to
    * parse them as a public key on every verification.

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  ConflictException,
-  GoneException,
-  Injectable,
-  NotFoundException,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { ConflictException, GoneException, Injectable, NotFoundException } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../auth/auth-user.js';
-import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
 import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
 import { sha256 } from '../auth/sha256.js';
 import type {
@@ -34,16 +27,15 @@ export interface ClaimedInvitation {
 
 /** Invitations to a group: a secret shown once, with an expiry, a use count and a role. */
 @Injectable()
-export class GroupInvitationsService implements OnModuleInit {
+export class GroupInvitationsService {
   constructor(
     private readonly invitations: GroupInvitationRepository,
-    private readonly purge: ExpiredCredentialsPurgeService,
     private readonly groups: GroupsService,
   ) {}
 
-  /** The hourly purge of expired credentials deletes dead invitations too. */
-  onModuleInit(): void {
-    this.purge.register('invitations', () => this.invitations.deleteDead());
+  /** Deletes the invitations that expired or were used up; how many (the hourly purge). */
+  deleteDead(): Promise<number> {
+    return this.invitations.deleteDead();
   }
 
   /** The group's invitations that can still be used, newest first. */

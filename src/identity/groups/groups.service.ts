@@ -10,7 +10,6 @@ import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import { VerifiedCredentials } from '../auth/verified-credentials.js';
 import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
 import { CurrenciesService } from '../currencies/currencies.service.js';
-import { StoredFilesService } from '../../inventory/stored-files/stored-files.service.js';
 import type { GroupDto, UpdateGroupDto } from './dto/group.dto.js';
 import type { GroupMembershipRecord } from './group-membership.record.js';
 import type { GroupRole } from '../auth/group-role.js';
@@ -18,6 +17,7 @@ import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
 import { GroupRepository } from './group.repository.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
+import { GroupLifecycle, type GroupSeedOptions, type KeptGroupFiles } from './group-lifecycle.js';
 
 /**
  * The key that finds the group single sign-on (and SCIM provisioning) shares under the name
@@ -29,25 +29,12 @@ export const oidcSharedGroupKey = (name: string): string =>
 /** Characters a group name may have (the column is varchar(255)). */
 export const GROUP_NAME_MAX_LENGTH = 255;
 
-/**
- * Files a module keeps outside the database for a group (a backup's zip), which must not outlive
- * the group: their keys are read in the deletion's unit of work, before the group's rows go, and
- * released once it has committed.
- */
-export interface GroupFiles {
-  keysOf(groupId: string): Promise<string[]>;
-  /** Never throws: a file that cannot be deleted is logged and stays. */
-  release(keys: string[]): Promise<void>;
-}
-
 /** What deleting a group leaves to do once it has committed. */
 export interface DeletedGroup {
   /** Who were its members (their default group may have to move on). */
   memberIds: string[];
-  /** The stored files of its attachments. */
-  attachments: string[];
-  /** The files other modules kept for it. */
-  kept: { files: GroupFiles; keys: string[] }[];
+  /** The files other modules kept for it (`GroupLifecycle`). */
+  kept: KeptGroupFiles;
 }
 
 /** One of a user's groups with the user's role in it. */
@@ -64,18 +51,10 @@ export class GroupsService {
   constructor(
     private readonly groups: GroupRepository,
     private readonly currencies: CurrenciesService,
-    private readonly storedFiles: StoredFilesService,
+    private readonly lifecycle: GroupLifecycle,
     private readonly changes: ChangeEvents,
     private readonly verified: VerifiedCredentials,
   ) {}
-
-  /** Modules whose files outside the database go with a deleted group (see `GroupFiles`). */
-  private readonly groupFiles: GroupFiles[] = [];
-
-  /** Called by a module at start-up: its files of a group are released when the group is deleted. */
-  keepFilesOf(files: GroupFiles): void {
-    this.groupFiles.push(files);
-  }
 
   /** The row of a group, for another module's stored views (read in the unit of work). */
   async findStored(groupId: string): Promise<GroupRecord> {
@@ -83,15 +62,21 @@ export class GroupsService {
   }
 
   /**
-   * Creates an empty group owned by `ownerId`, in the caller's unit of work (or its own). A
+   * Creates a group owned by `ownerId` with what a new group starts with (the seeds of the
+   * modules registered with `GroupLifecycle`), in the caller's unit of work (or its own). A
    * name longer than a group name may be (such as "<255-character user name>'s Home") is cut
    * to fit.
    */
   @Transactional()
-  async createOwnedGroup(ownerId: string, name: string): Promise<GroupDto> {
+  async createOwnedGroup(
+    ownerId: string,
+    name: string,
+    options: GroupSeedOptions,
+  ): Promise<GroupDto> {
     const fitted = [...name].slice(0, GROUP_NAME_MAX_LENGTH).join('');
     const group = await this.groups.insert(fitted);
     await this.groups.insertMembership(group.id, ownerId, 'owner');
+    await this.lifecycle.seed(group.id, options);
     return toGroupDto(group);
   }
 
@@ -154,13 +139,9 @@ export class GroupsService {
     return toGroupDto(saved);
   }
 
-  /**
-   * Releases the stored files of a deleted group's attachments and the other files modules
-   * keep for it (`keepFilesOf`), once its deletion has committed.
-   */
+  /** Releases the files modules kept for a deleted group, once its deletion has committed. */
   async releaseFilesOf(deleted: DeletedGroup): Promise<void> {
-    await this.storedFiles.releaseUnused(deleted.attachments);
-    for (const { files, keys } of deleted.kept) await files.release(keys);
+    await this.lifecycle.release(deleted.kept);
   }
 
   /** The group's memberships. */
@@ -245,12 +226,9 @@ export class GroupsService {
       throw new BadRequestException('cannot delete your only group; create or join another first');
     }
     const members = await this.groups.findMemberships(user.groupId);
-    const attachments = await this.storedFiles.keysOfGroup(user.groupId);
-    const kept: { files: GroupFiles; keys: string[] }[] = [];
-    for (const files of this.groupFiles)
-      kept.push({ files, keys: await files.keysOf(user.groupId) });
+    const kept = await this.lifecycle.filesOf(user.groupId);
     await this.groups.delete(user.groupId);
-    return { memberIds: members.map((member) => member.userId), attachments, kept };
+    return { memberIds: members.map((member) => member.userId), kept };
   }
 
   private async findGroupOrFail(groupId: string): Promise<GroupRecord> {

@@ -1,9 +1,8 @@
-import { Injectable, Logger, NotFoundException, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { Request, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { presentedToken } from '../auth/token-extraction.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
@@ -42,7 +41,7 @@ interface LogoutRequest {
  * session, when TROVE_OIDC_LOGOUT_REDIRECT is set).
  */
 @Injectable()
-export class OidcLogoutService implements OnModuleInit {
+export class OidcLogoutService {
   private readonly logger = new Logger('OidcLogout');
 
   constructor(
@@ -50,12 +49,14 @@ export class OidcLogoutService implements OnModuleInit {
     private readonly provider: OidcProviderService,
     private readonly tokens: OidcLogoutTokenRepository,
     private readonly sessions: SessionsService,
-    private readonly purge: ExpiredCredentialsPurgeService,
   ) {}
 
-  /** The hourly purge forgets the logout tokens that could no longer pass validation anyway. */
-  onModuleInit(): void {
-    this.purge.register('logoutTokens', () => this.tokens.deleteExpired());
+  /**
+   * Forgets the logout tokens that could no longer pass validation anyway; how many (the hourly
+   * purge).
+   */
+  deleteExpiredTokens(): Promise<number> {
+    return this.tokens.deleteExpired();
   }
 
   private get settings(): TroveConfig['oidc'] {

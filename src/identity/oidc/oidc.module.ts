@@ -24,5 +24,6 @@ import { OidcController } from './oidc.controller.js';
     OidcLogoutService,
     OidcLogoutTokenRepository,
   ],
+  exports: [OidcLogoutService],
 })
 export class OidcModule {}

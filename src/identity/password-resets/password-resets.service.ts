@@ -8,7 +8,6 @@ import {
 } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
-import { ExpiredCredentialsPurgeService } from '../auth/expired-credentials-purge.service.js';
 import { LoginThrottleService } from '../auth/login-throttle.service.js';
 import { PasswordsService } from '../auth/passwords.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
@@ -70,12 +69,15 @@ export class PasswordResetsService implements OnModuleInit {
     private readonly throttle: LoginThrottleService,
     private readonly mailer: Mailer,
     private readonly jobs: JobQueue,
-    private readonly purge: ExpiredCredentialsPurgeService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
+  /** Deletes the reset links that expired; how many (the hourly purge). */
+  deleteExpired(): Promise<number> {
+    return this.resets.deleteExpired();
+  }
+
   onModuleInit(): void {
-    this.purge.register('passwordResets', () => this.resets.deleteExpired());
     this.jobs.register<ResetMailJob>({
       name: PASSWORD_RESET_MAIL_JOB,
       retryLimit: 3,

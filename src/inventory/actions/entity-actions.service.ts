@@ -7,9 +7,9 @@ import { ChangeEvents } from '../../platform/change-events/change-events.service
 import { TagsService } from '../tags/tags.service.js';
 import type { EntityActionResultDto } from './dto/entity-action-result.dto.js';
 import type { WipeInventoryDto } from './dto/wipe-inventory.dto.js';
-import { EntityParts, type EntityFiles } from '../entities/core/entity-parts.js';
-import { EntityActionRepository } from './entity-action.repository.js';
-import { EntityRepository } from '../entities/core/entity.repository.js';
+import { EntitiesService } from '../entities/core/entities.service.js';
+import { MaintenanceService } from '../maintenance/maintenance.service.js';
+import { StoredFilesService } from '../stored-files/stored-files.service.js';
 
 export const WIPE_OWNER_ONLY_MESSAGE = 'only group owners can wipe inventory';
 export const DEMO_MESSAGE = 'not allowed in demo mode';
@@ -21,9 +21,9 @@ export const DEMO_MESSAGE = 'not allowed in demo mode';
 @Injectable()
 export class EntityActionsService {
   constructor(
-    private readonly entities: EntityRepository,
-    private readonly actions: EntityActionRepository,
-    private readonly parts: EntityParts,
+    private readonly entities: EntitiesService,
+    private readonly maintenance: MaintenanceService,
+    private readonly storedFiles: StoredFilesService,
     private readonly tags: TagsService,
     private readonly changes: ChangeEvents,
     private readonly config: ConfigService<TroveConfig, true>,
@@ -32,13 +32,13 @@ export class EntityActionsService {
   /** Numbers the entities without an asset id after the group's highest, oldest first. */
   @Transactional()
   async ensureAssetIds(user: AuthUser): Promise<EntityActionResultDto> {
-    return this.changed(user, await this.actions.numberMissingAssetIds(user.groupId));
+    return this.changed(user, await this.entities.numberMissingAssetIds(user.groupId));
   }
 
   /** Gives the entities without an import ref a random one of eight characters. */
   @Transactional()
   async ensureImportRefs(user: AuthUser): Promise<EntityActionResultDto> {
-    return this.changed(user, await this.actions.fillMissingImportRefs(user.groupId));
+    return this.changed(user, await this.entities.fillMissingImportRefs(user.groupId));
   }
 
   /**
@@ -48,7 +48,7 @@ export class EntityActionsService {
    */
   @Transactional()
   async zeroTimeFields(user: AuthUser): Promise<EntityActionResultDto> {
-    return this.changed(user, await this.actions.clearSentinelDates(user.groupId));
+    return this.changed(user, await this.entities.clearSentinelDates(user.groupId));
   }
 
   /**
@@ -64,7 +64,7 @@ export class EntityActionsService {
     }
     if (user.role !== 'owner') throw new ForbiddenException(WIPE_OWNER_ONLY_MESSAGE);
     const { completed, files } = await this.wipe(user, dto);
-    await this.parts.releaseFiles(files);
+    await this.storedFiles.releaseUnused(files);
     return { completed };
   }
 
@@ -72,10 +72,10 @@ export class EntityActionsService {
   private async wipe(
     user: AuthUser,
     dto: WipeInventoryDto,
-  ): Promise<{ completed: number; files: EntityFiles }> {
-    const files = await this.parts.filesOfGroup(user.groupId);
-    // What other modules keep per entity goes first, so that it is counted as asked.
-    let completed = await this.parts.wipe(user.groupId, dto);
+  ): Promise<{ completed: number; files: string[] }> {
+    const files = await this.storedFiles.keysOfGroup(user.groupId);
+    // Maintenance entries go first (their entities would take them along), to be counted as asked.
+    let completed = dto.wipeMaintenance ? await this.maintenance.deleteAllOfGroup(user.groupId) : 0;
     completed += await this.entities.deleteAllOfGroup(user.groupId);
     if (dto.wipeTags) completed += await this.tags.removeAllOfGroup(user.groupId);
     if (completed > 0) await this.changes.publish(user.groupId, 'entity.mutation');

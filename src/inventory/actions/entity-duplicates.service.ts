@@ -5,19 +5,23 @@ import type { JsonText } from '../../platform/http/json-text.js';
 import type { DuplicateEntityDto } from './dto/duplicate-entity.dto.js';
 import type { EntitySummaryDto } from '../entities/views/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/core/entities.service.js';
-import { EntityParts } from '../entities/core/entity-parts.js';
+import { AttachmentsService } from '../attachments/attachments.service.js';
+import { MaintenanceService } from '../maintenance/maintenance.service.js';
+import { StockService } from '../stock/stock.service.js';
 import { EntityViewsService } from '../entities/views/entity-views.service.js';
 
 /**
- * Copies of entities. A copy takes along what the modules built on entities keep for it
- * (stock settings, and as asked maintenance entries and attachments), through `EntityParts`.
+ * Copies of entities. A copy takes along what the modules built on entities keep for it: its
+ * stock settings, and as asked its maintenance entries and attachments.
  */
 @Injectable()
 export class EntityDuplicatesService {
   constructor(
     private readonly entities: EntitiesService,
     private readonly views: EntityViewsService,
-    private readonly parts: EntityParts,
+    private readonly stock: StockService,
+    private readonly maintenance: MaintenanceService,
+    private readonly attachments: AttachmentsService,
   ) {}
 
   /**
@@ -41,7 +45,9 @@ export class EntityDuplicatesService {
       (name) => `${dto.copyPrefix ?? 'Copy of '}${name}`.slice(0, 255),
       dto.copyCustomFields ?? false,
     );
-    await this.parts.copy(user.groupId, id, copyId, dto);
+    await this.stock.copy(user.groupId, id, copyId);
+    if (dto.copyMaintenance) await this.maintenance.copyAll(id, copyId);
+    if (dto.copyAttachments) await this.attachments.copyAll(id, copyId);
     return copyId;
   }
 }

@@ -2,16 +2,15 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import type { TroveConfig } from '../../platform/config/configuration.js';
-import { EntitiesModule } from '../entities/core/entities.module.js';
+import { EntityCoreModule } from '../entities/core/entities.module.js';
+import { EntityViewsModule } from '../entities/views/entity-views.module.js';
 import { StorageModule } from '../../platform/storage/storage.module.js';
-import { AttachmentActionsController } from '../actions/attachment-actions.controller.js';
 import { AttachmentDownloadsService } from './attachment-downloads.service.js';
 import { AttachmentRepository } from './attachment.repository.js';
 import { AttachmentsController } from './attachments.controller.js';
 import { AttachmentsService } from './attachments.service.js';
 import { ThumbnailsService } from './thumbnails.service.js';
-import { StoredFileRepository } from '../stored-files/stored-file.repository.js';
-import { StoredFilesService } from '../stored-files/stored-files.service.js';
+import { StoredFilesModule } from '../stored-files/stored-files.module.js';
 import { stagedUploadOptions } from '../../platform/http/upload/staged-upload.options.js';
 
 /** Form fields besides the file: name, type, primary, and a few a client may add. */
@@ -25,22 +24,22 @@ const MAX_FORM_FIELDS = 8;
 @Module({
   imports: [
     StorageModule,
-    EntitiesModule,
+    StoredFilesModule,
+    EntityCoreModule,
+    EntityViewsModule,
     MulterModule.registerAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<TroveConfig, true>) =>
         stagedUploadOptions(config, MAX_FORM_FIELDS),
     }),
   ],
-  controllers: [AttachmentsController, AttachmentActionsController],
+  controllers: [AttachmentsController],
   providers: [
     AttachmentsService,
     AttachmentDownloadsService,
     ThumbnailsService,
     AttachmentRepository,
-    StoredFilesService,
-    StoredFileRepository,
   ],
-  exports: [AttachmentsService, ThumbnailsService, StoredFilesService],
+  exports: [AttachmentsService, ThumbnailsService],
 })
 export class AttachmentsModule {}

@@ -1,13 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
 import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
 import type { JsonText } from '../../platform/http/json-text.js';
 import type { EntitySummaryDto } from '../entities/views/dto/entity-summary.dto.js';
 import { EntitiesService } from '../entities/core/entities.service.js';
-import { EntityParts } from '../entities/core/entity-parts.js';
 import { EntityViewsService } from '../entities/views/entity-views.service.js';
 import { StoredFilesService } from '../stored-files/stored-files.service.js';
 import { LINK_MIME_TYPE } from '../entities/views/attachments/attachment-type.js';
@@ -30,11 +29,10 @@ import { ChangeEvents } from '../../platform/change-events/change-events.service
  * are serialised, so the primary-photo rules hold under concurrent uploads.
  */
 @Injectable()
-export class AttachmentsService implements OnModuleInit {
+export class AttachmentsService {
   constructor(
     private readonly attachments: AttachmentRepository,
     private readonly entities: EntitiesService,
-    private readonly parts: EntityParts,
     private readonly views: EntityViewsService,
     private readonly storedFiles: StoredFilesService,
     private readonly thumbnails: ThumbnailsService,
@@ -128,19 +126,6 @@ export class AttachmentsService implements OnModuleInit {
   async findOwnedOrFail(user: AuthUser, entityId: string, id: string): Promise<AttachmentRecord> {
     await this.entities.findOwned(user, entityId);
     return this.attachments.findOwned(user.groupId, entityId, id);
-  }
-
-  /**
-   * A duplicate gets the attachments of the entity it copies when asked; deleted entities
-   * release the stored files of their attachments.
-   */
-  onModuleInit(): void {
-    this.parts.register('attachments', {
-      copy: async (_groupId, fromId, toId, dto) => {
-        if (dto.copyAttachments) await this.copyAll(fromId, toId);
-      },
-      files: this.storedFiles,
-    });
   }
 
   /**

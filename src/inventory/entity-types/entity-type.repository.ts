@@ -15,7 +15,10 @@ export type EntityTypeChanges = Pick<
 > &
   Partial<Pick<EntityTypeRecord, 'description'>>;
 
-/** The only code that reads or writes the `entity_types` table. */
+/**
+ * The only code that writes the `entity_types` table. It reads the entities and templates that
+ * refer to a type, to answer whether it is in use and to check its default template.
+ */
 @Injectable()
 export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
   constructor(db: Database) {
@@ -64,6 +67,28 @@ export class EntityTypeRepository extends OwnedRepository<EntityTypeRecord> {
 
   async delete(groupId: string, id: string): Promise<void> {
     await this.db.repository(EntityTypeRecord).delete({ id, groupId });
+  }
+
+  /** How many entities (of any group) are of type `typeId`: a read of the entities' table. */
+  async countEntitiesOfType(typeId: string): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM entities WHERE entity_type_id = $1',
+      [typeId],
+    );
+    return row.count;
+  }
+
+  /**
+   * Whether `templateId` is a template of the group; if so it is locked `FOR SHARE` until the
+   * unit of work ends, so it cannot be deleted before the type that names it is stored.
+   */
+  async lockTemplateOfGroup(groupId: string, templateId: string): Promise<boolean> {
+    if (!this.db.inTransaction) throw new Error('sharing a template needs a unit of work');
+    const rows = await this.db.query<{ id: string }>(
+      'SELECT id FROM entity_templates WHERE id = $1 AND group_id = $2 FOR SHARE',
+      [templateId, groupId],
+    );
+    return rows.length > 0;
   }
 
   /** Deletes every type of the group; no entity may use them. */

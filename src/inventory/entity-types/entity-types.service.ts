@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
@@ -11,6 +11,7 @@ import type { EntityTypeRecord } from './entity-type.record.js';
 import { EntityTypeRepository, type EntityTypeValues } from './entity-type.repository.js';
 import { toEntityTypeSummary } from './entity-type.mapper.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
+import { GroupLifecycle } from '../../identity/groups/group-lifecycle.js';
 
 /** The foreign key that keeps a type from being deleted while entities use it. */
 const ENTITY_TYPE_IN_USE_CONSTRAINT = 'entities_entity_type_id_fkey';
@@ -20,26 +21,16 @@ const ENTITY_TYPE_IN_USE_CONSTRAINT = 'entities_entity_type_id_fkey';
  * "Location" are seeded with the group and re-created on demand by `defaultType`.
  */
 @Injectable()
-export class EntityTypesService {
-  /**
-   * The entities and templates modules build on this one, so they hand it what it needs of
-   * their rows when they start: how many entities use a type, and whether a template is the
-   * group's (locked until the unit of work ends).
-   */
-  private countUses?: (typeId: string) => Promise<number>;
-  private isTemplateOfGroup?: (groupId: string, templateId: string) => Promise<boolean>;
-
+export class EntityTypesService implements OnModuleInit {
   constructor(
     private readonly types: EntityTypeRepository,
     private readonly changes: ChangeEvents,
+    private readonly groups: GroupLifecycle,
   ) {}
 
-  countUsesWith(count: (typeId: string) => Promise<number>): void {
-    this.countUses = count;
-  }
-
-  checkTemplatesWith(check: (groupId: string, templateId: string) => Promise<boolean>): void {
-    this.isTemplateOfGroup = check;
+  /** A new group starts with the types "Item" and "Location". */
+  onModuleInit(): void {
+    this.groups.register('entity-types', { seed: (groupId) => this.seed(groupId) });
   }
 
   /** The group's types, by name (then id). */
@@ -92,7 +83,8 @@ export class EntityTypesService {
     try {
       await this.removeUnused(user.groupId, id, (locked) => (type = locked));
     } catch (error) {
-      if (type && isInUseViolation(error)) throw inUse(type, await this.countUses!(id));
+      if (type && isInUseViolation(error))
+        throw inUse(type, await this.types.countEntitiesOfType(id));
       throw error;
     }
     await this.changes.publish(user.groupId, 'entity.mutation');
@@ -123,12 +115,11 @@ export class EntityTypesService {
     return type;
   }
 
-  /** The types a new group starts with, "Item" and "Location"; returns their ids by kind. */
-  async seed(groupId: string): Promise<{ itemTypeId: string; locationTypeId: string }> {
-    const [item, location] = await this.types.insertMany(
+  /** The types a new group starts with, "Item" and "Location", in the caller's unit of work. */
+  private async seed(groupId: string): Promise<void> {
+    await this.types.insertMany(
       [false, true].map((isLocation) => defaultTypeValues(groupId, isLocation)),
     );
-    return { itemTypeId: item.id, locationTypeId: location.id };
   }
 
   /**
@@ -143,7 +134,7 @@ export class EntityTypesService {
   ): Promise<void> {
     const locked = await this.types.findOwned(groupId, id, { lock: true });
     seen(locked);
-    const used = await this.countUses!(id);
+    const used = await this.types.countEntitiesOfType(id);
     if (used > 0) throw inUse(locked, used);
     await this.types.delete(groupId, id);
   }
@@ -160,7 +151,7 @@ export class EntityTypesService {
   ): Promise<string | null> {
     if (templateId === undefined || templateId === null) return null;
     // FOR SHARE: the template cannot be deleted before this unit of work stores its id.
-    if (!(await this.isTemplateOfGroup!(groupId, templateId))) {
+    if (!(await this.types.lockTemplateOfGroup(groupId, templateId))) {
       throw ValidationFailedException.forField(
         'defaultTemplateId',
         `template ${templateId} not found`,

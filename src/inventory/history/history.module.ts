@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { EntitiesModule } from '../entities/core/entities.module.js';
+import { EntityCoreModule } from '../entities/core/entities.module.js';
 import { EntityHistoryRepository } from './entity-history.repository.js';
 import { EntityHistoryService } from './entity-history.service.js';
 import { AuditController, EntityHistoryController } from './history.controller.js';
 
 /** The change history of entities: what the database records, read and purged. */
 @Module({
-  imports: [EntitiesModule],
+  imports: [EntityCoreModule],
   controllers: [EntityHistoryController, AuditController],
   providers: [EntityHistoryRepository, EntityHistoryService],
 })

@@ -6,6 +6,7 @@ import { ValidationFailedException } from '../../platform/errors/validation-fail
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { formatAssetId } from '../entities/core/asset-id.js';
 import { EntitiesService } from '../entities/core/entities.service.js';
+import { EntityViewsService } from '../entities/views/entity-views.service.js';
 import { LabelPrinterService } from './label-printer.service.js';
 import {
   labelLink,
@@ -34,6 +35,7 @@ export type LabelResult = { printed: false; png: Buffer } | { printed: true };
 export class LabelsService {
   constructor(
     private readonly entities: EntitiesService,
+    private readonly views: EntityViewsService,
     private readonly printer: LabelPrinterService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
@@ -57,7 +59,7 @@ export class LabelsService {
   async entityLabel(user: AuthUser, id: string, request: LabelRequest): Promise<LabelResult> {
     this.assertMayPrint(user, request);
     const record = await this.entities.findOwned(user, id);
-    const path = await this.entities.path(user, id);
+    const path = await this.views.path(user, id);
     const kind = path[path.length - 1]?.type === 'location' ? 'location' : 'item';
     return this.produce(request, { kind, id }, record.name, formatAssetId(record.assetId), path);
   }
@@ -65,10 +67,10 @@ export class LabelsService {
   /** The label of the entity with this asset id (the first by name), linking to `/a/<asset id>`. */
   async assetLabel(user: AuthUser, assetId: string, request: LabelRequest): Promise<LabelResult> {
     this.assertMayPrint(user, request);
-    const page = await this.entities.findByAssetId(user, assetId, undefined, undefined);
+    const page = await this.views.findByAssetId(user, assetId, undefined, undefined);
     const entity = page.value().items[0];
     if (!entity) throw new NotFoundException(ASSET_NOT_FOUND_MESSAGE);
-    const path = await this.entities.path(user, entity.id);
+    const path = await this.views.path(user, entity.id);
     return this.produce(
       request,
       { kind: 'asset', assetId: entity.assetId },

@@ -1,17 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { EntitiesModule } from '../entities/core/entities.module.js';
+import { EntityCoreModule } from '../entities/core/entities.module.js';
 import { EntityMaintenanceController, MaintenanceController } from './maintenance.controller.js';
 import { MaintenanceEntryRecord } from './maintenance-entry.record.js';
 import { MaintenanceEntryRepository } from './maintenance-entry.repository.js';
 import { MaintenanceService } from './maintenance.service.js';
 
 /**
- * Maintenance entries of entities. Entries check their entity through EntitiesModule, and
+ * Maintenance entries of entities. Entries check their entity through EntityCoreModule, and
  * follow it when it is duplicated or the inventory wiped (`EntityParts`).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([MaintenanceEntryRecord]), EntitiesModule],
+  imports: [TypeOrmModule.forFeature([MaintenanceEntryRecord]), EntityCoreModule],
   controllers: [EntityMaintenanceController, MaintenanceController],
   providers: [MaintenanceService, MaintenanceEntryRepository],
   exports: [MaintenanceService],

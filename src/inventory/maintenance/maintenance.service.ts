@@ -1,9 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
 import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
 import { EntitiesService } from '../entities/core/entities.service.js';
-import { EntityParts } from '../entities/core/entity-parts.js';
 import {
   NO_DATE_MESSAGE,
   type CreateMaintenanceEntryDto,
@@ -31,22 +30,20 @@ const today = (): string => new Date().toISOString().slice(0, 10);
  * goes through the entity and its group.
  */
 @Injectable()
-export class MaintenanceService implements OnModuleInit {
+export class MaintenanceService {
   constructor(
     private readonly entries: MaintenanceEntryRepository,
     private readonly entities: EntitiesService,
-    private readonly parts: EntityParts,
   ) {}
 
-  /** A duplicate copies the entries when asked; a wipe deletes them first when asked. */
-  onModuleInit(): void {
-    this.parts.register('maintenance', {
-      copy: async (_groupId, fromId, toId, dto) => {
-        if (dto.copyMaintenance) await this.entries.copyAll(fromId, toId);
-      },
-      wipe: async (groupId, dto) =>
-        dto.wipeMaintenance ? this.entries.deleteAllOfGroup(groupId) : 0,
-    });
+  /** Gives entity `toId` copies of the entries of entity `fromId`, in the caller's unit of work. */
+  async copyAll(fromId: string, toId: string): Promise<void> {
+    await this.entries.copyAll(fromId, toId);
+  }
+
+  /** Deletes the entries of every entity of the group, in the caller's unit of work; how many. */
+  deleteAllOfGroup(groupId: string): Promise<number> {
+    return this.entries.deleteAllOfGroup(groupId);
   }
 
   /** Entries of every group scheduled on `day` (`YYYY-MM-DD`) and not completed, by group. */

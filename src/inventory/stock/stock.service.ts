@@ -1,11 +1,10 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
 import type { CsvDownload } from '../../platform/http/csv-download.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { EntitiesService } from '../entities/core/entities.service.js';
-import { EntityParts } from '../entities/core/entity-parts.js';
 import { addDays, dayIn } from '../../platform/calendar/calendar-day.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
 import { DEFAULT_EXPIRY_WINDOW_DAYS } from './dto/list-expiring.query.dto.js';
@@ -19,32 +18,35 @@ import {
   toLowStockCsvRow,
   toLowStockItem,
 } from './entity-stock.mapper.js';
-import { EntityStockRepository, type UnannouncedExpiry } from './entity-stock.repository.js';
+import {
+  EntityStockRepository,
+  type ClaimedAlert,
+  type UnannouncedExpiry,
+} from './entity-stock.repository.js';
 import { Readable } from 'node:stream';
 
-export type { UnannouncedExpiry } from './entity-stock.repository.js';
+export type { ClaimedAlert, UnannouncedExpiry } from './entity-stock.repository.js';
 
 /**
  * Stock levels of entities: each entity's settings (minimum, reorder quantity, expiry day,
- * notes), the group's low-stock and expiring listings, and what the daily reminder lists. The
- * low-stock alerts are `StockAlertsService`'s.
+ * notes), the group's low-stock and expiring listings, what the daily reminder lists, and the
+ * outbox of low-stock alerts the database writes, which `StockAlertsService` (operations/
+ * reminders) drains into notifier messages.
  */
 @Injectable()
-export class StockService implements OnModuleInit {
+export class StockService {
   constructor(
     private readonly stock: EntityStockRepository,
     private readonly entities: EntitiesService,
-    private readonly parts: EntityParts,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
-  /** A duplicate takes the settings of the entity it copies (both of the group). */
-  onModuleInit(): void {
-    this.parts.register('stock', {
-      copy: async (groupId, fromId, toId) => {
-        await this.stock.copy(fromId, toId, groupId);
-      },
-    });
+  /**
+   * Gives entity `toId` the settings of entity `fromId` (both of the group), in the caller's unit
+   * of work: a duplicate takes the settings of the entity it copies.
+   */
+  async copy(groupId: string, fromId: string, toId: string): Promise<void> {
+    await this.stock.copy(fromId, toId, groupId);
   }
 
   /** The settings of an entity of the group (404 for any other); nulls and "" when it has none. */
@@ -119,5 +121,18 @@ export class StockService implements OnModuleInit {
   /** Records these expiry days as announced, in the caller's unit of work. */
   markExpiryAnnounced(items: { id: string; expiresOn: string }[]): Promise<void> {
     return this.stock.markExpiryAnnounced(items);
+  }
+
+  /** Claims and deletes up to `limit` low-stock alerts, in the caller's unit of work. */
+  claimAlerts(limit: number): Promise<ClaimedAlert[]> {
+    return this.stock.claimAlerts(limit);
+  }
+
+  /**
+   * Brings every low flag that disagrees with its entity up to date, alerting a crossing into
+   * low as the database's triggers would (for a change that raced with another).
+   */
+  async reconcileLow(): Promise<void> {
+    await this.stock.reconcileLow();
   }
 }

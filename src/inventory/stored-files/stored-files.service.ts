@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { GroupLifecycle } from '../../identity/groups/group-lifecycle.js';
 import { StoredFileRepository } from './stored-file.repository.js';
 import { assertStorageKey, Storage, type StorageBody } from '../../platform/storage/storage.js';
 
@@ -22,13 +23,24 @@ export function isStorageKey(value: string): boolean {
  * file cannot lose it to a delete running at the same time, on this instance or another.
  */
 @Injectable()
-export class StoredFilesService {
+export class StoredFilesService implements OnModuleInit {
   private readonly logger = new Logger('StoredFiles');
 
   constructor(
     private readonly files: StoredFileRepository,
     private readonly storage: Storage,
+    private readonly groups: GroupLifecycle,
   ) {}
+
+  /** A deleted group's attachments are gone with it (cascade); their files are released after. */
+  onModuleInit(): void {
+    this.groups.register('stored-files', {
+      files: {
+        keysOf: (groupId) => this.keysOfGroup(groupId),
+        release: (keys) => this.releaseUnused(keys),
+      },
+    });
+  }
 
   /**
    * Inside the caller's unit of work, before it inserts the row that uses the key: locks the key

@@ -5,8 +5,15 @@ import { Database } from '../../platform/database/database.js';
 import { nameOrder } from '../../platform/database/name-order.js';
 import { OwnedRepository } from '../../platform/database/owned.js';
 import { DELETE_ALL_OF_GROUP, PLACEMENT } from './tag.sql.js';
-import { tagTreeLock } from './tag-tree-lock.js';
 import { TagRecord } from './tag.record.js';
+
+/**
+ * The name of a group's "tag tree" advisory lock: taken exclusively by whoever changes the group's
+ * tags (`lockGroup`), shared by whoever removes links to them (`holdTree`), and shared by the
+ * database's upkeep of the kept tag matches, whose trigger functions (`tag-matches.schema.ts`)
+ * build the same name as `'tag tree ' || group_id`.
+ */
+const tagTreeLock = (groupId: string): string => `tag tree ${groupId}`;
 
 /** Where a tag would sit under a parent (see `PLACEMENT`). */
 export interface TagPlacement {
@@ -67,6 +74,17 @@ export class TagRepository extends OwnedRepository<TagRecord> {
   async lockGroup(groupId: string): Promise<void> {
     await advisoryLock(this.db, tagTreeLock(groupId));
     await this.db.query(`SELECT set_config('trove.tag_tree_locked', $1, true)`, [groupId]);
+  }
+
+  /**
+   * Keeps the group's tag tree as it is until the unit of work ends: takes the "tag tree" lock
+   * shared. Taken before links to tags are removed, directly or with their entities: the
+   * database's upkeep of the kept tag matches takes it then anyway, and taking it first means a
+   * tag deleted meanwhile never waits on a link this unit of work holds while this one waits on
+   * the deletion.
+   */
+  async holdTree(groupId: string): Promise<void> {
+    await advisoryLock(this.db, tagTreeLock(groupId), 'shared');
   }
 
   insert(values: TagValues): Promise<TagRecord> {

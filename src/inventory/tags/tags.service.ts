@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
@@ -11,6 +11,7 @@ import { toTagOut, toTagSummary } from './tag.mapper.js';
 import type { TagRecord } from './tag.record.js';
 import { TagRepository } from './tag.repository.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
+import { GroupLifecycle } from '../../identity/groups/group-lifecycle.js';
 
 /** How many levels a tag tree may have, roots counting as the first. */
 export const MAX_TAG_DEPTH = 5;
@@ -28,11 +29,29 @@ const STARTER_TAGS = ['Appliances', 'IOT', 'Electronics', 'Servers', 'General', 
  * cycle and depth checks see a tree no one else is changing.
  */
 @Injectable()
-export class TagsService {
+export class TagsService implements OnModuleInit {
   constructor(
     private readonly tags: TagRepository,
     private readonly changes: ChangeEvents,
+    private readonly groups: GroupLifecycle,
   ) {}
+
+  /** A new collection (a group made with its starter rows) starts with the starter tags. */
+  onModuleInit(): void {
+    this.groups.register('tags', {
+      seed: async (groupId, { starter }) => {
+        if (starter) await this.tags.insertNamed(groupId, STARTER_TAGS);
+      },
+    });
+  }
+
+  /**
+   * Keeps the group's tag tree as it is until the unit of work ends; to be called, in a unit of
+   * work, before removing links to the group's tags (with their entities or not).
+   */
+  async holdTree(groupId: string): Promise<void> {
+    await this.tags.holdTree(groupId);
+  }
 
   /** Every tag of the group, by name. */
   async list(user: AuthUser): Promise<TagSummaryDto[]> {
@@ -134,11 +153,6 @@ export class TagsService {
       await this.changes.publish(groupId, 'tag.mutation');
     }
     return ids;
-  }
-
-  /** The starter tags of a new collection. */
-  async seed(groupId: string): Promise<void> {
-    await this.tags.insertNamed(groupId, STARTER_TAGS);
   }
 
   private async toOut(record: TagRecord): Promise<TagOutDto> {

@@ -21,19 +21,6 @@ export class TemplateRepository extends OwnedRepository<TemplateRecord> {
     super(db, TemplateRecord, 'template');
   }
 
-  /**
-   * Whether `templateId` is a template of the group; if so it is locked `FOR SHARE` until the
-   * unit of work ends, so it cannot be deleted before whoever asked stores its id.
-   */
-  async lockShared(groupId: string, templateId: string): Promise<boolean> {
-    if (!this.db.inTransaction) throw new Error('sharing a template needs a unit of work');
-    const rows = await this.db.query<{ id: string }>(
-      'SELECT id FROM entity_templates WHERE id = $1 AND group_id = $2 FOR SHARE',
-      [templateId, groupId],
-    );
-    return rows.length > 0;
-  }
-
   /** The group's templates, by name. */
   findAll(groupId: string): Promise<TemplateRecord[]> {
     return this.db

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EntitiesModule } from '../entities/core/entities.module.js';
+import { EntityCoreModule } from '../entities/core/entities.module.js';
 import { EntityTypesModule } from '../entity-types/entity-types.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { TagsModule } from '../tags/tags.module.js';
@@ -9,7 +9,7 @@ import { TemplatesService } from './templates.service.js';
 
 /** Templates and their fields, and creating entities from them. */
 @Module({
-  imports: [EntitiesModule, TagsModule, EntityTypesModule, GroupsModule],
+  imports: [EntityCoreModule, TagsModule, EntityTypesModule, GroupsModule],
   controllers: [TemplatesController],
   providers: [TemplatesService, TemplateRepository],
   exports: [TemplatesService],

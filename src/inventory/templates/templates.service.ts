@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException, type OnModuleInit } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
 import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
@@ -85,7 +85,7 @@ function givenDefaults(dto: CreateTemplateDto): Partial<TemplateRecord> {
  * `user.groupId`; writes that touch several rows run in one unit of work.
  */
 @Injectable()
-export class TemplatesService implements OnModuleInit {
+export class TemplatesService {
   constructor(
     private readonly templates: TemplateRepository,
     private readonly entities: EntitiesService,
@@ -93,16 +93,6 @@ export class TemplatesService implements OnModuleInit {
     private readonly entityTypes: EntityTypesService,
     private readonly groups: GroupsService,
   ) {}
-
-  /**
-   * Entity types check a default template through this module: a template of the group, locked
-   * against deletion until their unit of work ends.
-   */
-  onModuleInit(): void {
-    this.entityTypes.checkTemplatesWith((groupId, templateId) =>
-      this.templates.lockShared(groupId, templateId),
-    );
-  }
 
   /** The group's templates by name: case-insensitive, then by code point, then id. */
   async list(user: AuthUser): Promise<TemplateListItemDto[]> {

@@ -6,12 +6,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AttachmentsModule } from '../../inventory/attachments/attachments.module.js';
 import { StagedUploadEngine } from '../../platform/http/upload/staged-upload.engine.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
-import { EntitiesModule } from '../../inventory/entities/core/entities.module.js';
+import { EntityCoreModule } from '../../inventory/entities/core/entities.module.js';
 import { EntityTypesModule } from '../../inventory/entity-types/entity-types.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { NotifiersModule } from '../notifiers/notifiers.module.js';
 import { StorageModule } from '../../platform/storage/storage.module.js';
 import { TagsModule } from '../../inventory/tags/tags.module.js';
+import { StoredFilesModule } from '../../inventory/stored-files/stored-files.module.js';
 import { BackupRestorer } from './backup-restorer.js';
 import { BackupWriter } from './backup-writer.js';
 import { GroupExportRecord } from './group-export.record.js';
@@ -32,7 +33,8 @@ import { BackupTablesRepository } from './tables/backup-tables.repository.js';
     TypeOrmModule.forFeature([GroupExportRecord]),
     StorageModule,
     AttachmentsModule,
-    EntitiesModule,
+    StoredFilesModule,
+    EntityCoreModule,
     EntityTypesModule,
     GroupsModule,
     NotifiersModule,

@@ -19,7 +19,7 @@ import type { StagedUpload } from '../../platform/http/upload/staged-upload.engi
 import type { AuthUser } from '../../identity/auth/auth-user.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
-import { GroupsService } from '../../identity/groups/groups.service.js';
+import { GroupLifecycle } from '../../identity/groups/group-lifecycle.js';
 import { JobQueue, type JobAttempt } from '../../platform/jobs/job-queue.js';
 import { Storage } from '../../platform/storage/storage.js';
 import { BackupFormatError, type BackupSource } from './backup-format.js';
@@ -77,15 +77,17 @@ export class GroupExportsService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly changes: ChangeEvents,
     private readonly config: ConfigService<TroveConfig, true>,
-    private readonly groups: GroupsService,
+    private readonly groups: GroupLifecycle,
   ) {}
 
   onModuleInit(): void {
     // A deleted group's jobs go with it (cascade); their zips are deleted after it.
-    this.groups.keepFilesOf({
-      keysOf: (groupId) => this.exports.artifactKeysOfGroup(groupId),
-      release: async (keys) => {
-        for (const key of keys) await this.deleteArtifact(key);
+    this.groups.register('collection-backups', {
+      files: {
+        keysOf: (groupId) => this.exports.artifactKeysOfGroup(groupId),
+        release: async (keys) => {
+          for (const key of keys) await this.deleteArtifact(key);
+        },
       },
     });
     const expireInSeconds = this.config.get('backups', { infer: true }).jobExpirySeconds;

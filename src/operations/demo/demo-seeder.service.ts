@@ -102,18 +102,22 @@ export class DemoSeeder implements OnApplicationBootstrap {
     for (const name of SAMPLE_TAGS) tagIds.set(name, (await this.tags.create(owner, { name })).id);
     const locationType = await this.entityTypes.defaultType(groupId, true);
     for (const location of SAMPLE_LOCATIONS) {
-      const place = await this.entities.create(owner, {
+      const place = await this.entities.insert(groupId, {
         name: location.name,
         entityTypeId: locationType.id,
       });
       for (const item of location.items) {
-        await this.entities.create(owner, {
-          name: item.name,
-          description: item.description,
-          quantity: item.quantity,
-          parentId: place.value().id,
-          tagIds: item.tags.map((tag) => tagIds.get(tag)!),
-        });
+        await this.entities.insert(
+          groupId,
+          {
+            name: item.name,
+            description: item.description,
+            quantity: item.quantity,
+            entityTypeId: null,
+            parentId: place.id,
+          },
+          item.tags.map((tag) => tagIds.get(tag)!),
+        );
       }
     }
   }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../../identity/auth/auth.module.js';
-import { EntitiesModule } from '../../inventory/entities/core/entities.module.js';
+import { EntityCoreModule } from '../../inventory/entities/core/entities.module.js';
 import { EntityTypesModule } from '../../inventory/entity-types/entity-types.module.js';
 import { TagsModule } from '../../inventory/tags/tags.module.js';
 import { AccountsModule } from '../../identity/accounts/accounts.module.js';
@@ -8,7 +8,7 @@ import { DemoSeeder } from './demo-seeder.service.js';
 
 /** Demo mode's account and sample inventory, seeded at start-up; above accounts and entities. */
 @Module({
-  imports: [AuthModule, AccountsModule, EntitiesModule, EntityTypesModule, TagsModule],
+  imports: [AuthModule, AccountsModule, EntityCoreModule, EntityTypesModule, TagsModule],
   providers: [DemoSeeder],
 })
 export class DemoModule {}

@@ -25,16 +25,13 @@ export class ChangeEvents {
   ) {}
 
   /**
-   * The channel and payload of a notice, for a statement that sends it itself
-   * (`pg_notify(channel, payload)`), in the same transaction as the change it announces.
+   * Announces a change of the group's data: the one way Trove sends a change notice. In a unit of
+   * work the notice goes with it (delivered at its commit, dropped if it rolls back); outside one,
+   * after a change that is already committed, it is sent at once.
    */
-  notice(groupId: string, event: ChangeEvent): { channel: string; payload: string } {
-    return { channel: CHANGES_CHANNEL, payload: encodeChangeNotice({ groupId, event }) };
-  }
-
   async publish(groupId: string, event: ChangeEvent): Promise<void> {
-    const { channel, payload } = this.notice(groupId, event);
-    const send = this.db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    const payload = encodeChangeNotice({ groupId, event });
+    const send = this.db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
     if (this.db.inTransaction) {
       await send;
       return;

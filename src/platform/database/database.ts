@@ -114,6 +114,16 @@ export class Database implements OnApplicationBootstrap {
   }
 
   /**
+   * Runs a statement that answers one row with a `count` column (a data-modifying statement
+   * wrapped as `WITH changed AS (... RETURNING 1) SELECT count(*)::int AS count FROM changed`),
+   * in the open unit of work; answers the count.
+   */
+  async count(text: string, values: unknown[] = []): Promise<number> {
+    const [row] = await this.query<{ count: number }>(text, values);
+    return row.count;
+  }
+
+  /**
    * Runs a statement of fixed text as a named (prepared) statement, so PostgreSQL parses and
    * plans it once per connection instead of on every call; for the large view statements that
    * is most of their cost. Only for statements whose plan does not depend on the values

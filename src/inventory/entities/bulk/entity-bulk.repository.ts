@@ -12,7 +12,6 @@ import {
   BULK_FIELD_COLUMNS,
   setFields as bulkSetFields,
 } from './entity-bulk.sql.js';
-import { countFrom, keepTagTree } from '../core/entity-statements.js';
 
 /** The statements of bulk changes to the group's entities (EntityBulkService). */
 @Injectable()
@@ -47,23 +46,22 @@ export class EntityBulkRepository {
 
   /** Puts the group's entities `ids` under `parentId` (null: the top level); how many moved. */
   moveMany(groupId: string, ids: string[], parentId: string | null): Promise<number> {
-    return countFrom(this.db, BULK_MOVE, [groupId, ids, parentId]);
+    return this.db.count(BULK_MOVE, [groupId, ids, parentId]);
   }
 
   /** Adds the tags to the group's entities `ids`; how many entities gained one. */
   addTagsToMany(groupId: string, ids: string[], tagIds: string[]): Promise<number> {
-    return countFrom(this.db, BULK_ADD_TAGS, [groupId, ids, tagIds]);
+    return this.db.count(BULK_ADD_TAGS, [groupId, ids, tagIds]);
   }
 
   /** Removes the tags from the group's entities `ids`; how many entities lost one. */
-  async removeTagsFromMany(groupId: string, ids: string[], tagIds: string[]): Promise<number> {
-    await keepTagTree(this.db, groupId);
-    return countFrom(this.db, BULK_REMOVE_TAGS, [groupId, ids, tagIds]);
+  removeTagsFromMany(groupId: string, ids: string[], tagIds: string[]): Promise<number> {
+    return this.db.count(BULK_REMOVE_TAGS, [groupId, ids, tagIds]);
   }
 
   /** Archives or unarchives the group's entities `ids`; how many changed. */
   setArchivedOfMany(groupId: string, ids: string[], archived: boolean): Promise<number> {
-    return countFrom(this.db, BULK_SET_ARCHIVED, [groupId, ids, archived]);
+    return this.db.count(BULK_SET_ARCHIVED, [groupId, ids, archived]);
   }
 
   /** Sets these attributes on the group's entities `ids`; how many had another value. */
@@ -75,7 +73,7 @@ export class EntityBulkRepository {
     const names = (Object.keys(fields) as BulkFieldName[]).filter(
       (name) => Object.hasOwn(BULK_FIELD_COLUMNS, name) && fields[name] !== undefined,
     );
-    return countFrom(this.db, bulkSetFields(names), [
+    return this.db.count(bulkSetFields(names), [
       groupId,
       ids,
       ...names.map((name) => fields[name]),
@@ -83,8 +81,7 @@ export class EntityBulkRepository {
   }
 
   /** Deletes the group's entities `ids` with what belongs to them; how many. */
-  async deleteMany(groupId: string, ids: string[]): Promise<number> {
-    await keepTagTree(this.db, groupId);
-    return countFrom(this.db, BULK_DELETE, [groupId, ids]);
+  deleteMany(groupId: string, ids: string[]): Promise<number> {
+    return this.db.count(BULK_DELETE, [groupId, ids]);
   }
 }

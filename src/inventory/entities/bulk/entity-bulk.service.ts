@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityParts, type EntityFiles } from '../core/entity-parts.js';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../../../identity/auth/auth-user.js';
 import { ValidationFailedException } from '../../../platform/errors/validation-failed.exception.js';
@@ -11,9 +10,9 @@ import type {
   BulkEntityChangeResultDto,
   BulkEntityFieldsDto,
 } from './dto/bulk-entity-change.dto.js';
-import { PARENT_CYCLE_MESSAGE } from '../core/entities.service.js';
+import { EntitiesService, PARENT_CYCLE_MESSAGE } from '../core/entities.service.js';
+import { StoredFilesService } from '../../stored-files/stored-files.service.js';
 import { EntityBulkRepository } from './entity-bulk.repository.js';
-import { EntityRepository } from '../core/entity.repository.js';
 
 /** The 422 for ids that are not entities of the caller's group, listing them. */
 export const notOwnedMessage = (ids: string[]): string =>
@@ -36,11 +35,11 @@ const canonical = (ids: string[]): string[] => [...new Set(ids.map((id) => id.to
 @Injectable()
 export class EntityBulkService {
   constructor(
-    private readonly entities: EntityRepository,
+    private readonly entities: EntitiesService,
     private readonly bulk: EntityBulkRepository,
     private readonly tags: TagsService,
     private readonly entityTypes: EntityTypesService,
-    private readonly parts: EntityParts,
+    private readonly storedFiles: StoredFilesService,
     private readonly changes: ChangeEvents,
   ) {}
 
@@ -50,7 +49,7 @@ export class EntityBulkService {
    */
   async apply(user: AuthUser, dto: BulkEntityChangeDto): Promise<BulkEntityChangeResultDto> {
     const { updated, released } = await this.change(user, dto);
-    await this.parts.releaseFiles(released);
+    await this.storedFiles.releaseUnused(released);
     return { updated };
   }
 
@@ -58,14 +57,14 @@ export class EntityBulkService {
   private async change(
     user: AuthUser,
     dto: BulkEntityChangeDto,
-  ): Promise<{ updated: number; released: EntityFiles }> {
+  ): Promise<{ updated: number; released: string[] }> {
     const ids = canonical(dto.ids);
     const found = new Set(await this.bulk.lockOwned(user.groupId, ids));
     const foreign = ids.filter((id) => !found.has(id));
     if (foreign.length > 0) {
       throw ValidationFailedException.forField('ids', notOwnedMessage(foreign));
     }
-    let released: EntityFiles = new Map();
+    let released: string[] = [];
     let updated: number;
     switch (dto.action) {
       case 'move':
@@ -78,13 +77,12 @@ export class EntityBulkService {
           await this.ownedTags(user, dto.tagIds ?? []),
         );
         break;
-      case 'removeTags':
-        updated = await this.bulk.removeTagsFromMany(
-          user.groupId,
-          ids,
-          await this.ownedTags(user, dto.tagIds ?? []),
-        );
+      case 'removeTags': {
+        const tagIds = await this.ownedTags(user, dto.tagIds ?? []);
+        await this.tags.holdTree(user.groupId);
+        updated = await this.bulk.removeTagsFromMany(user.groupId, ids, tagIds);
         break;
+      }
       case 'archive':
       case 'unarchive':
         updated = await this.bulk.setArchivedOfMany(user.groupId, ids, dto.action === 'archive');
@@ -93,7 +91,8 @@ export class EntityBulkService {
         updated = await this.setFields(user, ids, dto.fields!);
         break;
       case 'delete':
-        released = await this.parts.filesOfEntities(ids);
+        released = await this.storedFiles.keysOfEntities(ids);
+        await this.tags.holdTree(user.groupId);
         updated = await this.bulk.deleteMany(user.groupId, ids);
         break;
     }
@@ -108,7 +107,7 @@ export class EntityBulkService {
    */
   private async move(user: AuthUser, ids: string[], parentId: string | null): Promise<number> {
     if (parentId !== null) {
-      const parent = await this.entities.findOwned(user.groupId, parentId, { field: 'parentId' });
+      const parent = await this.entities.findOwned(user, parentId, { field: 'parentId' });
       await this.entities.lockMoves(user.groupId);
       const inside = await this.bulk.amongParentAndAncestors(user.groupId, parent.id, ids);
       if (inside.length > 0) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../../platform/database/database.js';
 import { EntityFieldRecord } from './entity-field.record.js';
-import { COPY_FIELDS, FIELD_NAMES, FIELD_VALUES } from './entity.sql.js';
+import { COPY_FIELDS } from './entity.sql.js';
 
 /** The stored values of one custom field of an entity. */
 export type EntityFieldValues = Pick<
@@ -10,20 +10,13 @@ export type EntityFieldValues = Pick<
 > &
   Partial<Pick<EntityFieldRecord, 'description' | 'timeValue'>>;
 
-/** The only code that reads or writes the `entity_fields` table (custom fields of an entity). */
+/**
+ * The writes of the `entity_fields` table (custom fields of an entity), one entity at a time;
+ * the views read the fields with the entities they show.
+ */
 @Injectable()
 export class EntityFieldRepository {
   constructor(private readonly db: Database) {}
-
-  async fieldNames(groupId: string): Promise<string[]> {
-    const rows = await this.db.query<{ name: string }>(FIELD_NAMES, [groupId]);
-    return rows.map((row) => row.name);
-  }
-
-  async fieldValues(groupId: string, field: string): Promise<string[]> {
-    const rows = await this.db.query<{ value: string }>(FIELD_VALUES, [groupId, field]);
-    return rows.map((row) => row.value);
-  }
 
   findFields(entityId: string): Promise<EntityFieldRecord[]> {
     return this.db.repository(EntityFieldRecord).find({ where: { entityId } });

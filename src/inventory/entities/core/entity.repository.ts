@@ -7,17 +7,14 @@ import { OwnedRepository } from '../../../platform/database/owned.js';
 import { EntityRecord } from './entity.record.js';
 import {
   ADD_TAGS,
+  CLEAR_SENTINEL_DATES,
   DELETE_ALL_OF_GROUP,
-  IDS_BY_ASSET_ID,
-  WARRANTIES_ENDING,
+  FILL_MISSING_IMPORT_REFS,
   NEAREST_LOCATION,
-  PATH,
-  TREE_ROWS,
-  LOCATION_TREE_ROWS,
-  LOCATION_TREE_VERSION,
+  NUMBER_MISSING_ASSET_IDS,
+  WARRANTIES_ENDING,
   insertEntity,
 } from './entity.sql.js';
-import { countFrom, keepTagTree } from './entity-statements.js';
 
 /** Columns the database or the insert fills in, never taken from the values given. */
 const GENERATED_PROPERTIES = new Set(['id', 'groupId', 'assetId', 'createdAt', 'updatedAt']);
@@ -33,19 +30,6 @@ export interface InsertedEntity {
   createdAt: Date;
 }
 
-export interface EntityPathRow {
-  id: string;
-  name: string;
-  is_location: boolean;
-}
-
-export interface EntityTreeRow {
-  id: string;
-  name: string;
-  parent_id: string | null;
-  is_location: boolean;
-}
-
 /** An entity whose warranty ends soon, with its group. */
 export interface EndingWarranty {
   groupId: string;
@@ -55,10 +39,10 @@ export interface EndingWarranty {
 }
 
 /**
- * The only code that reads or writes the `entities` table and the tags of one entity at a time:
- * the owned lookup, inserts, edits, moves and the reads of one entity or of the group's tree.
- * Views, fields, bulk changes, actions, import and export have their own repositories; collection
- * backups read and restore the table themselves (docs/architecture.md, "Table ownership").
+ * The writes of one entity at a time to the `entities` table and its tags (inserts, edits, moves,
+ * deletions), the owned lookup, and the group-wide updates of the inventory actions. The other
+ * sub-modules of entities (views, bulk, import, export) have repositories of their own; collection
+ * backups restore the table themselves (docs/architecture.md, "Table ownership").
  */
 @Injectable()
 export class EntityRepository extends OwnedRepository<EntityRecord> {
@@ -71,28 +55,18 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     return this.db.query<EndingWarranty>(WARRANTIES_ENDING, [from, to]);
   }
 
-  /** How many entities (of any group) are of type `typeId`. */
-  async countOfType(typeId: string): Promise<number> {
-    const [row] = await this.db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM entities WHERE entity_type_id = $1',
-      [typeId],
-    );
-    return row.count;
-  }
-
   /**
    * Inserts an entity with the next asset id of the group, and its tags, in one prepared
    * statement, if its type (null: the group's oldest item type), parent and tags are all of the
-   * group; undefined when one is not. The statement attributes the change to the context's
-   * caller and sends `notice` when it stores the entity, so outside a unit of work it is one
-   * by itself. `entity_next_asset_id` locks the group row until the unit of work ends (at
-   * once outside one), so concurrent inserts never share an asset id.
+   * group; undefined when one is not. Outside a unit of work the statement is one by itself,
+   * and it attributes the change to the context's caller as a unit of work would.
+   * `entity_next_asset_id` locks the group row until the unit of work ends (at the end of the
+   * statement outside one), so concurrent inserts never share an asset id.
    */
   async tryInsert(
     groupId: string,
     values: InsertableEntity,
     tagIds: string[],
-    notice: { channel: string; payload: string },
   ): Promise<InsertedEntity | undefined> {
     const metadata = this.db.manager.connection.getMetadata(EntityRecord);
     const params: unknown[] = [
@@ -101,8 +75,6 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
       values.entityTypeId,
       values.parentId ?? null,
       ...currentAttribution(),
-      notice.channel,
-      notice.payload,
     ];
     const columns: string[] = [];
     const placeholders: string[] = [];
@@ -148,21 +120,24 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     await this.db.repository(EntityRecord).update({ id, groupId }, { name });
   }
 
-  /** Deletes an entity of the group (its fields, attachments and maintenance go with it). */
+  /**
+   * Deletes an entity of the group (its fields, tag links, attachments and maintenance go with
+   * it); the caller holds the group's tag tree (`TagsService.holdTree`).
+   */
   async delete(groupId: string, id: string): Promise<void> {
-    await keepTagTree(this.db, groupId);
     await this.db.repository(EntityRecord).delete({ id, groupId });
   }
 
-  /** Deletes every entity of the group with what belongs to it; how many entities. */
-  async deleteAllOfGroup(groupId: string): Promise<number> {
-    await keepTagTree(this.db, groupId);
-    return countFrom(this.db, DELETE_ALL_OF_GROUP, [groupId]);
+  /**
+   * Deletes every entity of the group with what belongs to it; how many entities. The caller
+   * holds the group's tag tree.
+   */
+  deleteAllOfGroup(groupId: string): Promise<number> {
+    return this.db.count(DELETE_ALL_OF_GROUP, [groupId]);
   }
 
-  /** Replaces the tags of entity `entityId` of the group. */
-  async setTags(groupId: string, entityId: string, tagIds: string[]): Promise<void> {
-    await keepTagTree(this.db, groupId);
+  /** Replaces the tags of entity `entityId`; the caller holds the group's tag tree. */
+  async setTags(entityId: string, tagIds: string[]): Promise<void> {
     await this.db.query('DELETE FROM entity_tags WHERE entity_id = $1', [entityId]);
     if (tagIds.length > 0) await this.db.query(ADD_TAGS, [entityId, tagIds]);
   }
@@ -185,31 +160,32 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     return row.cycle;
   }
 
-  /** The ids of the group's entities with this asset id, by name. */
-  async idsByAssetId(groupId: string, assetId: bigint): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(IDS_BY_ASSET_ID, [groupId, String(assetId)]);
-    return rows.map((row) => row.id);
-  }
-
-  /** An entity of the group and its ancestors, from the top down; empty when it is not one. */
-  path(groupId: string, id: string): Promise<EntityPathRow[]> {
-    return this.db.query<EntityPathRow>(PATH, [id, groupId]);
-  }
-
-  /** The version of the group's tree of locations: the same for as long as the tree is. */
-  async locationTreeVersion(groupId: string): Promise<string> {
-    const [row] = await this.db.prepared<{ version: string }>(LOCATION_TREE_VERSION, [groupId]);
-    return row.version;
-  }
-
-  /** The group's locations, and with `withItems` its items too. */
-  treeRows(groupId: string, withItems: boolean): Promise<EntityTreeRow[]> {
-    return this.db.query<EntityTreeRow>(withItems ? TREE_ROWS : LOCATION_TREE_ROWS, [groupId]);
-  }
-
   /** The entity of the group itself or its nearest ancestor that is a location, if any. */
   async nearestLocation(groupId: string, id: string): Promise<EntityRecord | null> {
     const [row] = await this.db.query<{ id: string }>(NEAREST_LOCATION, [groupId, id]);
     return row ? this.findOwned(groupId, row.id) : null;
+  }
+
+  /**
+   * Numbers the group's entities without an asset id (0) after its highest, oldest first; how
+   * many it numbered. The first statement locks the group row until the unit of work ends (as an
+   * insert does), so no entity created meanwhile can take one of those numbers.
+   */
+  async numberMissingAssetIds(groupId: string): Promise<number> {
+    const [next] = await this.db.query<{ first: string }>(
+      'SELECT entity_next_asset_id($1) AS first',
+      [groupId],
+    );
+    return this.db.count(NUMBER_MISSING_ASSET_IDS, [groupId, next.first]);
+  }
+
+  /** Gives the group's entities without an import ref a random one; how many it changed. */
+  fillMissingImportRefs(groupId: string): Promise<number> {
+    return this.db.count(FILL_MISSING_IMPORT_REFS, [groupId]);
+  }
+
+  /** Clears the group's purchase, sold and warranty dates before year 100; entities changed. */
+  clearSentinelDates(groupId: string): Promise<number> {
+    return this.db.count(CLEAR_SENTINEL_DATES, [groupId]);
   }
 }

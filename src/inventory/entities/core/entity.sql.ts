@@ -1,18 +1,16 @@
 import { attributionSettings } from '../../../platform/database/change-attribution.js';
-import { MAX_HIERARCHY_DEPTH, ancestors } from '../../../platform/database/hierarchy.sql.js';
-import { nameOrder } from '../../../platform/database/name-order.js';
+import { ancestors } from '../../../platform/database/hierarchy.sql.js';
 
 /**
  * Inserts an entity of group `$1` with the next asset id of the group and its tags `$2`, in one
  * statement, if its type `$3` (null: the group's oldest item type), parent `$4` (null: none)
  * and tags are all of the group; no row when one is not. `columns` and `placeholders` are the
- * further columns and their parameters (`, "name"` and `, $9`, ...).
+ * further columns and their parameters (`, "name"` and `, $7`, ...).
  *
- * The statement is a whole unit of work when run by itself: it sets who makes the change and
- * through which operation (`$5`, `$6`, read by the history triggers at its end; see
- * change-attribution.ts), and sends the change notice `pg_notify($7, $8)` when it stores the
- * entity (delivered at commit). So a create locks its group's row (`entity_next_asset_id`) for
- * the statement only, not for a round trip to a COMMIT.
+ * Run by itself, the statement is a unit of work of its own, and like a unit of work it sets who
+ * makes the change and through which operation (`$5`, `$6`, read by the history triggers at its
+ * end; see change-attribution.ts). So a create locks its group's row (`entity_next_asset_id`) for
+ * the statement only, not for round trips to a BEGIN and a COMMIT.
  */
 export const insertEntity = (columns: string, placeholders: string): string => `WITH attributed AS (
          SELECT ${attributionSettings('$5', '$6')}
@@ -32,54 +30,7 @@ export const insertEntity = (columns: string, placeholders: string): string => `
          INSERT INTO entity_tags (entity_id, tag_id)
          SELECT created.id, tag FROM created, unnest($2::uuid[]) AS tag
        )
-       SELECT id, asset_id, created_at, pg_notify($7, $8) FROM created`;
-
-/** The ids of the entities of group `$1` with asset id `$2`, by name. */
-export const IDS_BY_ASSET_ID = `SELECT e.id FROM entities e WHERE e.group_id = $1 AND e.asset_id = $2
-  ORDER BY ${nameOrder('e')}`;
-
-/** Entity `$1` of group `$2` and its ancestors with their kind, from the top down. */
-export const PATH = `WITH RECURSIVE
-  start AS (SELECT id, parent_id FROM entities WHERE id = $1 AND group_id = $2),
-  ${ancestors('up', 'entities', 'start', '$2')}
-  SELECT up.id, e.name, t.is_location FROM up
-  JOIN entities e ON e.id = up.id JOIN entity_types t ON t.id = e.entity_type_id
-  ORDER BY up.depth DESC`;
-
-/** The entities of group `$1` with their parent and kind. */
-export const TREE_ROWS = `SELECT e.id, e.name, e.parent_id, t.is_location FROM entities e
-  JOIN entity_types t ON t.id = e.entity_type_id
-  WHERE e.group_id = $1`;
-
-/**
- * The locations of group `$1` with their parent: read through the index of their types, so
- * never a row of an item, however many items the group has.
- */
-export const LOCATION_TREE_ROWS = `SELECT e.id, e.name, e.parent_id, true AS is_location FROM entities e
-  WHERE e.entity_type_id = ANY(ARRAY(SELECT t.id FROM entity_types t WHERE t.group_id = $1 AND t.is_location))
-    AND e.group_id = $1`;
-
-/**
- * The version of group `$1`'s tree of locations (`location_versions.tree`): it grows with every
- * committed change of the tree; 0 before the first.
- */
-export const LOCATION_TREE_VERSION = `SELECT coalesce(max(v.tree), 0)::text AS version
-  FROM location_versions v WHERE v.group_id = $1`;
-
-/** Distinct custom-field names of the entities of group `$1`. */
-export const FIELD_NAMES = `SELECT DISTINCT f.name FROM entity_fields f JOIN entities e ON e.id = f.entity_id
-  WHERE e.group_id = $1 ORDER BY f.name`;
-
-/** Distinct non-empty text values of the custom field `$2` of the entities of group `$1`. */
-export const FIELD_VALUES = `SELECT DISTINCT f.text_value AS value FROM entity_fields f
-  JOIN entities e ON e.id = f.entity_id
-  WHERE e.group_id = $1 AND f.name = $2 AND f.text_value <> '' ORDER BY f.text_value`;
-
-/** Copies the custom fields of entity `$1` to entity `$2`. */
-export const COPY_FIELDS = `INSERT INTO entity_fields
-    (entity_id, type, name, description, text_value, number_value, boolean_value, time_value, position)
-  SELECT $2, type, name, description, text_value, number_value, boolean_value, time_value, position
-  FROM entity_fields WHERE entity_id = $1 ORDER BY position, created_at, id`;
+       SELECT id, asset_id, created_at FROM created`;
 
 /** Entity `$2` of group `$1` itself, or its nearest ancestor whose type is a location. */
 export const NEAREST_LOCATION = `WITH RECURSIVE
@@ -93,6 +44,12 @@ export const NEAREST_LOCATION = `WITH RECURSIVE
 export const ADD_TAGS =
   'INSERT INTO entity_tags (entity_id, tag_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING';
 
+/** Copies the custom fields of entity `$1` to entity `$2`. */
+export const COPY_FIELDS = `INSERT INTO entity_fields
+    (entity_id, type, name, description, text_value, number_value, boolean_value, time_value, position)
+  SELECT $2, type, name, description, text_value, number_value, boolean_value, time_value, position
+  FROM entity_fields WHERE entity_id = $1 ORDER BY position, created_at, id`;
+
 /**
  * Unarchived entities, across all groups, whose warranty (not a lifetime one) ends between days
  * `$1` and `$2` inclusive: what the warranty reminder lists. By group, then end day and name.
@@ -102,103 +59,6 @@ export const WARRANTIES_ENDING = `SELECT e.group_id AS "groupId", e.id, e.name,
   FROM entities e
   WHERE e.warranty_expires BETWEEN $1 AND $2 AND NOT e.lifetime_warranty AND NOT e.archived
   ORDER BY e.group_id, e.warranty_expires, lower(e.name COLLATE "C"), e.id`;
-
-/**
- * The first of the asset ids the caller reserves in group `$1`: one above the group's highest
- * and above `$2`, as `numeric` (one above the largest `bigint` is no error until it is used). It
- * locks the group row as `entity_next_asset_id` does, until the unit of work ends, so no other
- * insert takes a number meanwhile.
- */
-export const RESERVE_ASSET_IDS = `WITH locked AS (SELECT id FROM groups WHERE id = $1 FOR NO KEY UPDATE)
-  SELECT greatest(coalesce(max(e.asset_id), 0), $2::bigint)::numeric + 1 AS first
-  FROM locked LEFT JOIN entities e ON e.group_id = locked.id`;
-
-/** The entities of group `$1` whose import ref is among `$2`. */
-export const BY_IMPORT_REFS = `SELECT e.id, e.import_ref, e.parent_id FROM entities e
-  WHERE e.group_id = $1 AND e.import_ref = ANY($2::varchar[])`;
-
-/** The location entities of group `$1` with their parent, oldest first. */
-export const LOCATIONS = `SELECT e.id, e.name, e.parent_id FROM entities e
-  JOIN entity_types t ON t.id = e.entity_type_id
-  WHERE e.group_id = $1 AND t.is_location ORDER BY e.created_at, e.id`;
-
-/** The columns an import writes, in the order of the arrays the two statements below take. */
-export const IMPORTED_COLUMNS: readonly [string, string][] = [
-  ['name', 'varchar'],
-  ['description', 'varchar'],
-  ['notes', 'varchar'],
-  ['serial_number', 'varchar'],
-  ['model_number', 'varchar'],
-  ['manufacturer', 'varchar'],
-  ['warranty_details', 'varchar'],
-  ['purchase_from', 'varchar'],
-  ['sold_to', 'varchar'],
-  ['sold_notes', 'varchar'],
-  ['purchase_date', 'date'],
-  ['warranty_expires', 'date'],
-  ['sold_date', 'date'],
-  ['insured', 'boolean'],
-  ['archived', 'boolean'],
-  ['lifetime_warranty', 'boolean'],
-  ['quantity', 'double precision'],
-  ['purchase_price', 'numeric'],
-  ['sold_price', 'numeric'],
-  ['import_ref', 'varchar'],
-  ['parent_id', 'uuid'],
-];
-
-const importedList = IMPORTED_COLUMNS.map(([column]) => column).join(', ');
-const importedArrays = (first: number): string =>
-  IMPORTED_COLUMNS.map(([, type], index) => `$${first + index}::${type}[]`).join(', ');
-
-/**
- * Inserts entities of group `$1`: ids `$2`, types `$3`, asset ids `$4`, then one array per
- * IMPORTED_COLUMNS column, all of the same length.
- */
-export const INSERT_IMPORTED = `INSERT INTO entities (group_id, id, entity_type_id, asset_id, ${importedList})
-  SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::bigint[], ${importedArrays(5)})`;
-
-/**
- * Replaces the editable state of entities of group `$1`: ids `$2`, asset ids `$3` (null keeps
- * the current one), then one array per IMPORTED_COLUMNS column. The type is kept, and so is the
- * import ref when none is given.
- */
-export const UPDATE_IMPORTED = `UPDATE entities e SET
-    asset_id = coalesce(v.asset_id, e.asset_id), updated_at = now(),
-    ${IMPORTED_COLUMNS.map(([column]) => `${column} = ${column === 'import_ref' ? 'coalesce(v.import_ref, e.import_ref)' : `v.${column}`}`).join(', ')}
-  FROM unnest($2::uuid[], $3::bigint[], ${importedArrays(4)})
-    AS v(id, asset_id, ${importedList})
-  WHERE e.id = v.id AND e.group_id = $1`;
-
-/** Replaces the tags of entities `$1` by the pairs (entity `$2[i]`, tag `$3[i]`). */
-export const DELETE_TAGS_OF = 'DELETE FROM entity_tags WHERE entity_id = ANY($1::uuid[])';
-export const INSERT_TAG_PAIRS = `INSERT INTO entity_tags (entity_id, tag_id)
-  SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`;
-
-/** Deletes the custom fields of entities `$1`. */
-export const DELETE_FIELDS_OF = 'DELETE FROM entity_fields WHERE entity_id = ANY($1::uuid[])';
-
-/** Adds text custom fields: entities `$1`, names `$2`, values `$3`, positions `$4`. */
-export const INSERT_TEXT_FIELDS = `INSERT INTO entity_fields (entity_id, type, name, text_value, position)
-  SELECT entity_id, 'text', name, text_value, position
-  FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::int[])
-    AS v(entity_id, name, text_value, position)`;
-
-/** Sets the parent of entities of group `$1`: ids `$2`, parents `$3`. */
-export const SET_PARENTS = `UPDATE entities e SET parent_id = v.parent_id, updated_at = now()
-  FROM unnest($2::uuid[], $3::uuid[]) AS v(id, parent_id)
-  WHERE e.id = v.id AND e.group_id = $1`;
-
-/** Which of the entities `$2` of group `$1` are now among their own ancestors. */
-export const IN_CYCLES = `WITH RECURSIVE
-  start AS (SELECT id, parent_id FROM entities WHERE id = ANY($2::uuid[]) AND group_id = $1),
-  walk(origin, id, parent_id, depth) AS (
-    SELECT id, id, parent_id, 0 FROM start
-    UNION ALL
-    SELECT w.origin, p.id, p.parent_id, w.depth + 1 FROM entities p JOIN walk w ON p.id = w.parent_id
-    WHERE p.group_id = $1 AND p.id <> w.origin AND w.depth < ${MAX_HIERARCHY_DEPTH}
-  )
-  SELECT DISTINCT w.origin AS id FROM walk w WHERE w.parent_id = w.origin`;
 
 /**
  * Gives the entities of group `$1` without an asset id (0) the numbers from `$2` on, oldest

@@ -13,8 +13,7 @@ import {
   RESERVE_ASSET_IDS,
   SET_PARENTS,
   UPDATE_IMPORTED,
-} from '../core/entity.sql.js';
-import { keepTagTree } from '../core/entity-statements.js';
+} from './entity-import.sql.js';
 
 /** The editable columns an import writes, by their snake_case names (see IMPORTED_COLUMNS). */
 export type ImportedColumns = Record<string, string | number | boolean | null>;
@@ -98,13 +97,14 @@ export class EntityImportRepository {
     ]);
   }
 
-  /** Replaces the tags of the group's entities `entityIds` by the pairs given. */
+  /**
+   * Replaces the tags of the group's entities `entityIds` by the pairs given; the caller holds
+   * the group's tag tree (`TagsService.holdTree`).
+   */
   async replaceTagsOf(
-    groupId: string,
     entityIds: string[],
     pairs: { entityId: string; tagId: string }[],
   ): Promise<void> {
-    await keepTagTree(this.db, groupId);
     if (entityIds.length > 0) await this.db.query(DELETE_TAGS_OF, [entityIds]);
     if (pairs.length === 0) return;
     await this.db.query(INSERT_TAG_PAIRS, [

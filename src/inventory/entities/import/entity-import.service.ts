@@ -490,8 +490,8 @@ export class EntityImportService {
     await this.entities.insertImported(groupId, inserts);
     await this.entities.updateImported(groupId, updates);
     const replaced = updates.map((update) => update.id);
+    await this.tags.holdTree(groupId);
     await this.entities.replaceTagsOf(
-      groupId,
       replaced,
       batch.flatMap(({ row, id }) =>
         row.tags.map((name) => ({ entityId: id, tagId: tagIds.get(name)! })),

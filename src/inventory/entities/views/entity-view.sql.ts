@@ -212,3 +212,44 @@ export const pageOfViews = (
   LEFT JOIN seed ON seed.id = views.id
   ORDER BY seed.position`;
 };
+
+/** The ids of the entities of group `$1` with asset id `$2`, by name. */
+export const IDS_BY_ASSET_ID = `SELECT e.id FROM entities e WHERE e.group_id = $1 AND e.asset_id = $2
+  ORDER BY ${nameOrder('e')}`;
+
+/** Entity `$1` of group `$2` and its ancestors with their kind, from the top down. */
+export const PATH = `WITH RECURSIVE
+  start AS (SELECT id, parent_id FROM entities WHERE id = $1 AND group_id = $2),
+  ${ancestors('up', 'entities', 'start', '$2')}
+  SELECT up.id, e.name, t.is_location FROM up
+  JOIN entities e ON e.id = up.id JOIN entity_types t ON t.id = e.entity_type_id
+  ORDER BY up.depth DESC`;
+
+/** The entities of group `$1` with their parent and kind. */
+export const TREE_ROWS = `SELECT e.id, e.name, e.parent_id, t.is_location FROM entities e
+  JOIN entity_types t ON t.id = e.entity_type_id
+  WHERE e.group_id = $1`;
+
+/**
+ * The locations of group `$1` with their parent: read through the index of their types, so
+ * never a row of an item, however many items the group has.
+ */
+export const LOCATION_TREE_ROWS = `SELECT e.id, e.name, e.parent_id, true AS is_location FROM entities e
+  WHERE e.entity_type_id = ANY(ARRAY(SELECT t.id FROM entity_types t WHERE t.group_id = $1 AND t.is_location))
+    AND e.group_id = $1`;
+
+/**
+ * The version of group `$1`'s tree of locations (`location_versions.tree`): it grows with every
+ * committed change of the tree; 0 before the first.
+ */
+export const LOCATION_TREE_VERSION = `SELECT coalesce(max(v.tree), 0)::text AS version
+  FROM location_versions v WHERE v.group_id = $1`;
+
+/** Distinct custom-field names of the entities of group `$1`. */
+export const FIELD_NAMES = `SELECT DISTINCT f.name FROM entity_fields f JOIN entities e ON e.id = f.entity_id
+  WHERE e.group_id = $1 ORDER BY f.name`;
+
+/** Distinct non-empty text values of the custom field `$2` of the entities of group `$1`. */
+export const FIELD_VALUES = `SELECT DISTINCT f.text_value AS value FROM entity_fields f
+  JOIN entities e ON e.id = f.entity_id
+  WHERE e.group_id = $1 AND f.name = $2 AND f.text_value <> '' ORDER BY f.text_value`;

@@ -1,8 +1,19 @@
-import { Injectable } from '@nestjs/common';
-import { JsonText } from '../../../platform/http/json-text.js';
+import { BadRequestException, Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../../identity/auth/auth-user.js';
+import { compareByName } from '../../../platform/database/name-order.js';
 import { notOwned } from '../../../platform/database/owned.js';
-import type { EntitySummaryDto } from './dto/entity-summary.dto.js';
-import type { EntityFilter } from './entity-filter.js';
+import { JsonText } from '../../../platform/http/json-text.js';
+import { ResponseCache } from '../../../platform/http/response-cache.js';
+import { readAssetId } from '../core/asset-id.js';
+import type {
+  AssetPageDto,
+  EntityPageDto,
+  EntityPathDto,
+  EntitySummaryDto,
+  EntityTreeNodeDto,
+} from './dto/entity-summary.dto.js';
+import type { ListEntitiesQueryDto } from './dto/list-entities.query.dto.js';
+import { buildEntityFilter, entityOrder, type EntityFilter } from './entity-filter.js';
 import { linkEntityViews } from './entity.mapper.js';
 import { EntityViewRepository } from './entity-view.repository.js';
 
@@ -25,6 +36,9 @@ export interface EntityViewPage {
 @Injectable()
 export class EntityViewsService {
   constructor(private readonly entities: EntityViewRepository) {}
+
+  /** Trees of locations built lately, by group, with the version of the tree they show. */
+  private readonly locationTrees = new ResponseCache();
 
   /**
    * Child summaries (JSON text) of the given entities of the group, in the order given (unknown
@@ -58,5 +72,114 @@ export class EntityViewsService {
     const [summary] = linkEntityViews(await this.entities.summaryRows(groupId, id)).summaries;
     if (summary === undefined) throw notOwned('entity', id);
     return new JsonText(summary);
+  }
+
+  /** The summary view of one entity of the caller's group, or 404. */
+  async get(user: AuthUser, id: string): Promise<JsonText<EntitySummaryDto>> {
+    return this.summary(user.groupId, id);
+  }
+
+  async list(user: AuthUser, query: ListEntitiesQueryDto): Promise<JsonText<EntityPageDto>> {
+    const filter = buildEntityFilter(user.groupId, query);
+    const paged = query.page !== undefined || query.pageSize !== undefined;
+    const pageSize = query.pageSize && query.pageSize > 0 ? query.pageSize : paged ? 10 : 0;
+    const page = Math.max(query.page ?? 1, 1);
+    const { total, items, totalPrice } = await this.page(
+      filter,
+      entityOrder(query.orderBy),
+      paged ? pageSize : undefined,
+      (page - 1) * pageSize,
+    );
+    // The page's views are JSON already: the envelope is written around them.
+    return new JsonText(
+      `{"page":${query.page ?? -1},"pageSize":${query.pageSize ?? -1},"total":${total},` +
+        `"items":[${items.join(',')}],"totalPrice":${JSON.stringify(totalPrice)}}`,
+    );
+  }
+
+  /** Every entity of the group with this asset id (items, locations and archived), by name. */
+  async findByAssetId(
+    user: AuthUser,
+    assetIdText: string,
+    page: number | undefined,
+    pageSize: number | undefined,
+  ): Promise<JsonText<AssetPageDto>> {
+    const assetId = readAssetId(assetIdText);
+    if (assetId.problem !== undefined || assetId.value === 0n) {
+      throw new BadRequestException(
+        assetId.problem !== undefined && assetId.tooLarge
+          ? `invalid asset id: ${assetId.problem}`
+          : `invalid asset id: ${assetIdText}`,
+      );
+    }
+    const ids = await this.entities.idsByAssetId(user.groupId, assetId.value);
+    const items = await this.childSummaries(user.groupId, ids);
+    return new JsonText(
+      `{"page":${page ?? -1},"pageSize":${pageSize ?? -1},"total":${items.length},` +
+        `"items":[${items.join(',')}]}`,
+    );
+  }
+
+  /** From the top-level ancestor down to the entity itself. */
+  async path(user: AuthUser, id: string): Promise<EntityPathDto[]> {
+    const rows = await this.entities.path(user.groupId, id);
+    if (rows.length === 0) throw notOwned('entity', id);
+    return rows.map((row) => ({
+      type: row.is_location ? 'location' : 'item',
+      id: row.id,
+      name: row.name,
+    }));
+  }
+
+  /**
+   * Top-level locations with the locations inside them, and with `withItems` the items inside
+   * those (and items inside items), as JSON. The tree of locations alone is built once per
+   * version of the group's tree of locations (`location_versions`) and carries that version as
+   * its ETag.
+   */
+  async tree(user: AuthUser, withItems: boolean): Promise<JsonText<EntityTreeNodeDto[]>> {
+    const { groupId } = user;
+    if (withItems) return JsonText.of(await this.buildTree(groupId, true));
+    const version = await this.entities.locationTreeVersion(groupId);
+    return this.locationTrees.json(groupId, version, () => this.buildTree(groupId, false));
+  }
+
+  /** Locations before items, then by name; every entity once, under its parent. */
+  private async buildTree(groupId: string, withItems: boolean): Promise<EntityTreeNodeDto[]> {
+    const rows = await this.entities.treeRows(groupId, withItems);
+    const nodes = new Map<string, EntityTreeNodeDto>(
+      rows.map((row) => [
+        row.id,
+        { id: row.id, name: row.name, type: row.is_location ? 'location' : 'item', children: [] },
+      ]),
+    );
+    const roots: EntityTreeNodeDto[] = [];
+    for (const row of rows) {
+      const node = nodes.get(row.id)!;
+      const parent = row.parent_id ? nodes.get(row.parent_id) : undefined;
+      if (parent) parent.children.push(node);
+      else if (!row.parent_id && row.is_location) roots.push(node);
+    }
+    const order = (a: EntityTreeNodeDto, b: EntityTreeNodeDto): number =>
+      (a.type === b.type ? 0 : a.type === 'location' ? -1 : 1) || compareByName(a, b);
+    const seen = new Set<string>();
+    const sort = (list: EntityTreeNodeDto[]): EntityTreeNodeDto[] => {
+      const kept = list.filter((node) => !seen.has(node.id));
+      for (const node of kept) seen.add(node.id);
+      kept.sort(order);
+      for (const node of kept) node.children = sort(node.children);
+      return kept;
+    };
+    return sort(roots);
+  }
+
+  /** Distinct custom-field names in the group. */
+  async fieldNames(user: AuthUser): Promise<string[]> {
+    return this.entities.fieldNames(user.groupId);
+  }
+
+  /** Distinct text values of one custom field in the group. */
+  async fieldValues(user: AuthUser, field: string): Promise<string[]> {
+    return this.entities.fieldValues(user.groupId, field);
   }
 }

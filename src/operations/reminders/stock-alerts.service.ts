@@ -7,11 +7,11 @@ import {
 import { Transactional } from '@nestjs-cls/transactional';
 import { DatabaseNotifications } from '../../platform/database/database-notifications.js';
 import { JobQueue } from '../../platform/jobs/job-queue.js';
-import { NotifiersService } from '../../operations/notifiers/notifiers.service.js';
-import { reorderOf } from './entity-stock.mapper.js';
-import { EntityStockRepository, type ClaimedAlert } from './entity-stock.repository.js';
+import { NotifiersService } from '../notifiers/notifiers.service.js';
+import { reorderOf } from '../../inventory/stock/entity-stock.mapper.js';
+import { StockService, type ClaimedAlert } from '../../inventory/stock/stock.service.js';
 
-/** The channel the database announces new low-stock alerts on (the CreateEntityStock triggers). */
+/** The channel the database announces new low-stock alerts on (`stock-alerts.schema.ts`). */
 export const STOCK_ALERTS_CHANNEL = 'trove_stock_alerts';
 
 /** The queue of the periodic sweep that catches alerts no instance heard of. */
@@ -30,7 +30,8 @@ export function lowStockLine(alert: Omit<ClaimedAlert, 'groupId' | 'id'>): strin
 /**
  * Tells a group's active notifiers when its entities run low. The database decides when
  * (triggers write an outbox row, `stock_alerts`, in the transaction of the change that brought
- * an entity to or below its minimum, once per crossing); this service drains the outbox: each
+ * an entity to or below its minimum, once per crossing); this service drains the outbox through
+ * the stock module, which owns it, and sends what it claims as the reminders are sent: each
  * batch of alerts is claimed (rows other drains hold are skipped), deleted, and its messages
  * queued (one per group, listing its entities) in one unit of work, so an alert is sent once,
  * or stays for the next drain when queuing fails.
@@ -47,7 +48,7 @@ export class StockAlertsService implements OnModuleInit, BeforeApplicationShutdo
   private stopped = false;
 
   constructor(
-    private readonly stock: EntityStockRepository,
+    private readonly stock: StockService,
     private readonly notifiers: NotifiersService,
     private readonly jobs: JobQueue,
     private readonly notifications: DatabaseNotifications,
