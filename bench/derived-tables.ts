@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
+import { DATABASE_LOGIC, MAINTAINED_TABLES } from '../src/database-logic.js';
+import { triggersOf } from '../src/platform/database/schema/database-logic.js';
 import { nameOrder } from '../src/platform/database/name-order.js';
 import {
   buildEntityFilter,
@@ -244,41 +246,25 @@ function pairs(inventory: Inventory): Pair[] {
   ];
 }
 
-/** The triggers that keep each maintained table, switched off together for the create. */
-const TRIGGERS: { tables: string; triggers: [table: string, trigger: string][] }[] = [
-  {
-    tables: 'entity_counts, entity_child_items, entity_child_values',
-    triggers: [
-      ['entities', 'entities_counts_after_insert'],
-      ['entities', 'entities_counts_after_update'],
-      ['entities', 'entities_counts_after_delete'],
-    ],
-  },
-  {
-    tables: 'tag_values',
-    triggers: [
-      ['entity_tags', 'entity_tags_values_after_insert'],
-      ['entity_tags', 'entity_tags_values_after_delete'],
-      ['entities', 'entities_tag_values_before_delete'],
-    ],
-  },
-  {
-    tables: 'tag_matches, tag_match_counts',
-    triggers: [
-      ['entity_tags', 'entity_tags_matches_after_insert'],
-      ['entity_tags', 'entity_tags_matches_after_delete'],
-      ['entities', 'entities_tag_matches_after_update'],
-    ],
-  },
-  {
-    tables: 'location_versions',
-    triggers: [
-      ['entities', 'entities_location_tree_after_insert'],
-      ['entities', 'entities_location_tree_after_update'],
-      ['entities', 'entities_location_tree_after_delete'],
-    ],
-  },
-];
+/** The maintained tables whose triggers a create fires, each measured switched off. */
+const MEASURED_ON_CREATE = ['entity_counts', 'tag_values', 'tag_matches', 'location_versions'];
+
+/**
+ * The triggers that keep each of them (with the tables kept beside it), switched off together for
+ * the create: those of its definition (`src/database-logic.ts`) that are on the tables it is
+ * derived from, not on other maintained tables (switching off `tag_matches`' triggers stops its
+ * counts too).
+ */
+const TRIGGERS: { tables: string; triggers: [table: string, trigger: string][] }[] =
+  MEASURED_ON_CREATE.map((table) => {
+    const logic = DATABASE_LOGIC.find((candidate) => candidate.tables.includes(table))!;
+    return {
+      tables: logic.tables.join(', '),
+      triggers: triggersOf(logic)
+        .filter(({ table: on }) => !MAINTAINED_TABLES.includes(on))
+        .map(({ name, table: on }): [string, string] => [on, name]),
+    };
+  });
 
 async function seeded(pool: pg.Pool): Promise<Inventory> {
   const { rows: groups } = await pool.query<{ group_id: string; n: number }>(

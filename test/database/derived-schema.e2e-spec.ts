@@ -1,9 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAINTAINED_TABLES,
-  SCHEMA_DEFINITIONS,
-} from '../../src/platform/database/schema/maintained-tables.js';
+import { MAINTAINED_TABLES } from '../../src/database-logic.js';
+import { SCHEMA_DEFINITIONS } from '../../src/platform/database/schema/schema-catalog.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const SNAPSHOT = '../../src/platform/database/schema/schema.snapshot.sql';

@@ -9,10 +9,9 @@ const EVENT_SIDES = {
 
 /**
  * The functions the counting triggers run: each nets its statement's rows per (group, type,
- * archived) and hands the changes to `entity_counts_apply`. Also how a later migration's `down`
- * puts them back.
+ * archived) and hands the changes to `entity_counts_apply`.
  */
-export async function createCountingFunctions(queryRunner: QueryRunner): Promise<void> {
+async function createCountingFunctions(queryRunner: QueryRunner): Promise<void> {
   await queryRunner.query(
     `CREATE OR REPLACE FUNCTION "entity_counts_apply"(of_groups uuid[], of_types uuid[], of_archived boolean[], changes bigint[])
      RETURNS void LANGUAGE plpgsql AS $$

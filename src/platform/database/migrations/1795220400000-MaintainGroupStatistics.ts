@@ -1,5 +1,58 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createCountingFunctions } from './1795220340000-MaintainEntityCounts.js';
+
+/** The transition tables each trigger event sees. */
+const EVENT_SIDES = {
+  INSERT: ['new'],
+  UPDATE: ['old', 'new'],
+  DELETE: ['old'],
+} as const;
+
+/**
+ * The functions the counting triggers run: each nets its statement's rows per (group, type,
+ * archived) and hands the changes to `entity_counts_apply`. A copy of
+ * MaintainEntityCounts's, as it was then, for `down`.
+ */
+async function createCountingFunctions(queryRunner: QueryRunner): Promise<void> {
+  await queryRunner.query(
+    `CREATE OR REPLACE FUNCTION "entity_counts_apply"(of_groups uuid[], of_types uuid[], of_archived boolean[], changes bigint[])
+     RETURNS void LANGUAGE plpgsql AS $$
+     BEGIN
+       PERFORM 1 FROM groups g WHERE g.id = ANY(of_groups) ORDER BY g.id FOR NO KEY UPDATE;
+       INSERT INTO entity_counts AS c (group_id, entity_type_id, archived, entities)
+         SELECT * FROM unnest(of_groups, of_types, of_archived, changes) AS d(g, t, a, n)
+         WHERE d.n > 0 ORDER BY 1, 2, 3
+         ON CONFLICT (group_id, entity_type_id, archived)
+         DO UPDATE SET entities = c.entities + excluded.entities;
+       UPDATE entity_counts c SET entities = c.entities + d.n
+         FROM (SELECT * FROM unnest(of_groups, of_types, of_archived, changes) AS d(g, t, a, n)
+               WHERE d.n < 0 ORDER BY 1, 2, 3) d
+         WHERE c.group_id = d.g AND c.entity_type_id = d.t AND c.archived = d.a;
+     END
+     $$`,
+  );
+  for (const event of ['INSERT', 'UPDATE', 'DELETE'] as const) {
+    const tables = EVENT_SIDES[event]
+      .map(
+        (side) =>
+          `SELECT group_id, entity_type_id, archived, ${side === 'old' ? '-1' : '1'} AS n FROM ${side}_entities`,
+      )
+      .join(' UNION ALL ');
+    await queryRunner.query(
+      `CREATE OR REPLACE FUNCTION "entity_counts_after_${event.toLowerCase()}"() RETURNS trigger
+       LANGUAGE plpgsql AS $$
+       DECLARE of_groups uuid[]; of_types uuid[]; of_archived boolean[]; changes bigint[];
+       BEGIN
+         SELECT array_agg(group_id), array_agg(entity_type_id), array_agg(net.archived), array_agg(n)
+           INTO of_groups, of_types, of_archived, changes
+           FROM (SELECT group_id, entity_type_id, archived, sum(n) AS n FROM (${tables}) changed
+                 GROUP BY group_id, entity_type_id, archived HAVING sum(n) <> 0) net;
+         IF of_groups IS NOT NULL THEN PERFORM entity_counts_apply(of_groups, of_types, of_archived, changes); END IF;
+         RETURN NULL;
+       END
+       $$`,
+    );
+  }
+}
 
 /** The rows one statement changed, each with +1 (now) or -1 (before), for a trigger's sums. */
 const changedRows = (sides: readonly ('old' | 'new')[]): string =>
@@ -23,7 +76,7 @@ const changedRows = (sides: readonly ('old' | 'new')[]): string =>
  * simply inserted, and no two transactions wait on each other's rows. Rows of a group or type
  * deleted in the same transaction (a group's deletion cascades) are not made again.
  */
-export const maintainStatistics = (sides: readonly ('old' | 'new')[]): string => {
+const maintainStatistics = (sides: readonly ('old' | 'new')[]): string => {
   const rows = changedRows(sides);
   return `
     PERFORM 1 FROM groups g WHERE g.id IN (

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The transition tables each trigger event sees. */
-export const EVENT_SIDES = {
+const EVENT_SIDES = {
   INSERT: ['new'],
   UPDATE: ['old', 'new'],
   DELETE: ['old'],
@@ -13,7 +13,7 @@ type TriggerEvent = keyof typeof EVENT_SIDES;
  * statement changed (`old_rows` and `new_rows`, as the event has them), one
  * `entity_history_change` per entity.
  */
-export interface TrackedTable {
+interface TrackedTable {
   table: string;
   events: TriggerEvent[];
   changes: (event: TriggerEvent) => string;
@@ -33,10 +33,7 @@ const attachmentValues = (side: 'old' | 'new'): string =>
  * Before and after of a child table's rows per entity, for the entities that still exist:
  * `values` gives, for one side, a row per entity with its values as one object (`v`).
  */
-export const childChanges = (
-  values: (side: 'old' | 'new') => string,
-  event: TriggerEvent,
-): string => {
+const childChanges = (values: (side: 'old' | 'new') => string, event: TriggerEvent): string => {
   const before =
     event === 'INSERT'
       ? `SELECT NULL::uuid AS entity_id, NULL::jsonb AS v WHERE false`
@@ -94,7 +91,7 @@ const TRACKED: TrackedTable[] = [
 ];
 
 /** The statement triggers that record the changes of these tables in the entity history. */
-export async function createHistoryTriggers(
+async function createHistoryTriggers(
   queryRunner: QueryRunner,
   tables: TrackedTable[],
 ): Promise<void> {
@@ -120,7 +117,7 @@ export async function createHistoryTriggers(
   }
 }
 
-export async function dropHistoryTriggers(
+async function dropHistoryTriggers(
   queryRunner: QueryRunner,
   tables: TrackedTable[],
 ): Promise<void> {

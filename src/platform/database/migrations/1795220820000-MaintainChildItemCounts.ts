@@ -1,5 +1,89 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { maintainStatistics } from './1795220400000-MaintainGroupStatistics.js';
+
+/** The rows one statement changed, each with +1 (now) or -1 (before), for a trigger's sums. */
+const changedRows = (sides: readonly ('old' | 'new')[]): string =>
+  sides
+    .map(
+      (side) =>
+        `SELECT id, group_id, entity_type_id, archived, parent_id, purchase_price, quantity,
+                lifetime_warranty, ${side === 'old' ? '-1' : '1'} AS sign FROM ${side}_entities`,
+    )
+    .join(' UNION ALL ');
+
+/**
+ * A copy of MaintainGroupStatistics's, as it was then. The body of the statement triggers that keep the group statistics (notes §16) with the
+ * entity counts: per group, type and archived state the count, the value (Σ purchase price ×
+ * quantity) and the lifetime warranties (entity_counts); per parent and child type the Σ
+ * purchase price of the children (entity_child_values); and, on a change of price, the Σ
+ * purchase price of the entities carrying each tag (tag_values).
+ *
+ * Every writer of these sums locks the groups concerned first (as every create does), so the
+ * sums' rows are only ever written by one transaction of a group at a time: a missing row is
+ * simply inserted, and no two transactions wait on each other's rows. Rows of a group or type
+ * deleted in the same transaction (a group's deletion cascades) are not made again.
+ */
+const maintainStatistics = (sides: readonly ('old' | 'new')[]): string => {
+  const rows = changedRows(sides);
+  return `
+    PERFORM 1 FROM groups g WHERE g.id IN (
+      SELECT group_id FROM (${rows}) c
+      GROUP BY id, group_id, entity_type_id, archived, parent_id, purchase_price, quantity,
+               lifetime_warranty
+      HAVING sum(sign) <> 0)
+    ORDER BY g.id FOR NO KEY UPDATE;
+
+    WITH net AS (
+      SELECT group_id, entity_type_id, archived, sum(sign) AS entities,
+             sum(sign * purchase_price * quantity::numeric) AS item_value,
+             sum(sign) FILTER (WHERE lifetime_warranty) AS lifetime_warranties
+      FROM (${rows}) c GROUP BY group_id, entity_type_id, archived
+    ), changed AS (
+      SELECT group_id, entity_type_id, archived, entities, item_value,
+             coalesce(lifetime_warranties, 0) AS lifetime_warranties
+      FROM net WHERE entities <> 0 OR item_value <> 0 OR coalesce(lifetime_warranties, 0) <> 0
+    ), updated AS (
+      UPDATE entity_counts c SET entities = c.entities + d.entities,
+        item_value = c.item_value + d.item_value,
+        lifetime_warranties = c.lifetime_warranties + d.lifetime_warranties
+      FROM changed d
+      WHERE c.group_id = d.group_id AND c.entity_type_id = d.entity_type_id AND c.archived = d.archived
+      RETURNING c.group_id, c.entity_type_id, c.archived
+    )
+    INSERT INTO entity_counts (group_id, entity_type_id, archived, entities, item_value, lifetime_warranties)
+    SELECT d.group_id, d.entity_type_id, d.archived, d.entities, d.item_value, d.lifetime_warranties
+    FROM changed d
+    WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.group_id = d.group_id
+                        AND u.entity_type_id = d.entity_type_id AND u.archived = d.archived)
+      AND EXISTS (SELECT 1 FROM groups g WHERE g.id = d.group_id)
+      AND EXISTS (SELECT 1 FROM entity_types t WHERE t.id = d.entity_type_id);
+
+    WITH changed AS (
+      SELECT parent_id, entity_type_id, sum(sign * purchase_price) AS value
+      FROM (${rows}) c WHERE parent_id IS NOT NULL
+      GROUP BY parent_id, entity_type_id HAVING sum(sign * purchase_price) <> 0
+    ), updated AS (
+      UPDATE entity_child_values v SET value = v.value + d.value FROM changed d
+      WHERE v.parent_id = d.parent_id AND v.entity_type_id = d.entity_type_id
+      RETURNING v.parent_id, v.entity_type_id
+    )
+    INSERT INTO entity_child_values (parent_id, entity_type_id, value)
+    SELECT d.parent_id, d.entity_type_id, d.value FROM changed d
+    WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.parent_id = d.parent_id
+                        AND u.entity_type_id = d.entity_type_id)
+      AND EXISTS (SELECT 1 FROM entities p WHERE p.id = d.parent_id)
+      AND EXISTS (SELECT 1 FROM entity_types t WHERE t.id = d.entity_type_id);
+    ${
+      sides.length === 2
+        ? `
+    UPDATE tag_values v SET value = v.value + d.value
+    FROM (SELECT et.tag_id, sum(n.purchase_price - o.purchase_price) AS value
+          FROM new_entities n JOIN old_entities o ON o.id = n.id
+          JOIN entity_tags et ON et.entity_id = n.id
+          WHERE n.purchase_price <> o.purchase_price GROUP BY et.tag_id) d
+    WHERE v.tag_id = d.tag_id;`
+        : ''
+    }`;
+};
 
 /** The transition tables each event on `entities` sees. */
 const EVENT_SIDES = {

@@ -27,6 +27,7 @@ import { AddAccountDeprovisioning1795221300000 } from './1795221300000-AddAccoun
 import { StoreIdempotentAnswersWithChanges1795221390000 } from './1795221390000-StoreIdempotentAnswersWithChanges.js';
 import { PairAttachmentTokensWithSessions1795221540000 } from './1795221540000-PairAttachmentTokensWithSessions.js';
 import { RefuseAssetIdsPastTheLargest1795221600000 } from './1795221600000-RefuseAssetIdsPastTheLargest.js';
+import { KeepTagValuesByTheirOwnTrigger1795221660000 } from './1795221660000-KeepTagValuesByTheirOwnTrigger.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -58,4 +59,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   StoreIdempotentAnswersWithChanges1795221390000,
   PairAttachmentTokensWithSessions1795221540000,
   RefuseAssetIdsPastTheLargest1795221600000,
+  KeepTagValuesByTheirOwnTrigger1795221660000,
 ];

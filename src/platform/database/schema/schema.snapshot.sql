@@ -157,6 +157,8 @@ CREATE TRIGGER entities_stock_changed AFTER UPDATE OF quantity, archived ON publ
 
 CREATE TRIGGER entities_tag_matches_after_update AFTER UPDATE OF name, archived, entity_type_id ON public.entities FOR EACH ROW WHEN ((((old.name)::text IS DISTINCT FROM (new.name)::text) OR (old.archived IS DISTINCT FROM new.archived) OR (old.entity_type_id IS DISTINCT FROM new.entity_type_id))) EXECUTE FUNCTION tag_matches_after_entity_update();
 
+CREATE TRIGGER entities_tag_values_after_update AFTER UPDATE ON public.entities REFERENCING OLD TABLE AS old_entities NEW TABLE AS new_entities FOR EACH STATEMENT EXECUTE FUNCTION tag_values_after_entity_update();
+
 CREATE TRIGGER entities_tag_values_before_delete BEFORE DELETE ON public.entities FOR EACH ROW WHEN ((old.purchase_price <> (0)::numeric)) EXECUTE FUNCTION tag_values_before_entity_delete();
 
 CREATE TRIGGER entity_child_values_location_totals_after_insert AFTER INSERT ON public.entity_child_values REFERENCING NEW TABLE AS changed_values FOR EACH STATEMENT EXECUTE FUNCTION location_totals_after_change();
@@ -533,13 +535,6 @@ AS $function$
                         AND u.entity_type_id = d.entity_type_id)
       AND EXISTS (SELECT 1 FROM entities p WHERE p.id = d.parent_id)
       AND EXISTS (SELECT 1 FROM entity_types t WHERE t.id = d.entity_type_id);
-    
-    UPDATE tag_values v SET value = v.value + d.value
-    FROM (SELECT et.tag_id, sum(n.purchase_price - o.purchase_price) AS value
-          FROM new_entities n JOIN old_entities o ON o.id = n.id
-          JOIN entity_tags et ON et.entity_id = n.id
-          WHERE n.purchase_price <> o.purchase_price GROUP BY et.tag_id) d
-    WHERE v.tag_id = d.tag_id;
       
     WITH changed AS (
       SELECT parent_id, entity_type_id, sum(quantity) AS quantity FROM (SELECT parent_id, entity_type_id, quantity::numeric * -1 AS quantity
@@ -1130,6 +1125,23 @@ AS $function$
            RETURN NULL;
          END
          $function$;
+
+CREATE OR REPLACE FUNCTION public.tag_values_after_entity_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- After entity_counts_after_update (the triggers fire in name order), under its lock of the
+  -- changed entities' groups.
+  UPDATE tag_values v SET value = v.value + d.value
+  FROM (SELECT et.tag_id, sum(n.purchase_price - o.purchase_price) AS value
+        FROM new_entities n JOIN old_entities o ON o.id = n.id
+        JOIN entity_tags et ON et.entity_id = n.id
+        WHERE n.purchase_price <> o.purchase_price GROUP BY et.tag_id) d
+  WHERE v.tag_id = d.tag_id;
+  RETURN NULL;
+END
+$function$;
 
 CREATE OR REPLACE FUNCTION public.tag_values_after_insert()
  RETURNS trigger

@@ -1,31 +1,10 @@
 /**
- * The tables PostgreSQL maintains itself: triggers write them in the transaction of every change
- * to the tables they are derived from, and nothing else writes them but their migrations and
- * the collection backups' wipe and restore of those source tables. `docs/derived-data.md` says,
- * for each, what writes it, who reads it and which benchmark line keeps it.
- *
- * Their definitions, with every trigger and function of the schema, are in
- * `schema.snapshot.sql` beside this file, which a test compares with the migrated database: read
- * it to see what the database does on its own; change it only by a new migration (then update
- * the snapshot with `npx vitest run test/database/derived-schema.e2e-spec.ts -u`).
- */
-export const MAINTAINED_TABLES = [
-  'entity_counts',
-  'entity_child_items',
-  'entity_child_values',
-  'tag_values',
-  'tag_matches',
-  'tag_match_counts',
-  'location_versions',
-  'stock_alerts',
-] as const;
-
-export type MaintainedTable = (typeof MAINTAINED_TABLES)[number];
-
-/**
- * Statements that read, from the catalog of a migrated database, the definitions the snapshot
- * holds: each row one definition, in a stable order. Functions that belong to an extension
- * (pg_trgm's) are left out.
+ * Statements that read, from the catalog of a migrated database, the definitions of the maintained
+ * tables (`$1`: their names) and of every trigger and function of the schema: each row one
+ * definition, in a stable order. Functions that belong to an extension (pg_trgm's) are left out.
+ * `schema.snapshot.sql` beside this file holds what they read from a database the migrations
+ * made (`test/database/derived-schema.e2e-spec.ts` compares the two); the definitions in code
+ * (`src/database-logic.ts`) are checked against the same reading.
  */
 export const SCHEMA_DEFINITIONS = {
   tables: `
