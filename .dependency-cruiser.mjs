@@ -1,8 +1,9 @@
 /**
- * Modules depend one way (STYLE.md §14): a module is a folder of `src/`, and no chain of imports
- * leads from a folder back to itself. The rule is folder-scoped, so it sees a cycle between
- * modules even where no single file imports itself back (ESLint's `import/no-cycle` sees only
- * cycles between files). `npm run lint:modules` runs it.
+ * Modules depend one way (STYLE.md §14 and §18, docs/architecture.md "Modules and layers"). The
+ * folders of `src/` are layers, bottom up: platform, identity, inventory, operations, web; above
+ * them the app itself (the files at the top of `src/`) and the commands of `cli/`. Code imports
+ * only from its own layer or the layers below it, and no chain of imports leads from a folder back
+ * to itself. `npm run lint:modules` runs these rules.
  *
  * Exempt, and only these:
  * - Type-only imports (`import type`, `import { type X }`). They vanish from the compiled code, so
@@ -13,11 +14,29 @@
  *
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/** The layers, bottom up: a layer imports only from itself and the layers before it. */
+const LAYERS = ['platform', 'identity', 'inventory', 'operations', 'web'];
+
+const above = (layer) => LAYERS.slice(LAYERS.indexOf(layer) + 1);
+
 export default {
   forbidden: [
+    ...LAYERS.map((layer) => ({
+      name: `${layer}-imports-only-below`,
+      comment:
+        `src/${layer}/ imports only from itself and the layers below it ` +
+        `(${LAYERS.slice(0, LAYERS.indexOf(layer)).join(', ') || 'none'}), never from ` +
+        `${[...above(layer), 'the app'].join(', ')}.`,
+      severity: 'error',
+      from: { path: `^src/${layer}/` },
+      to: {
+        path: [...above(layer).map((higher) => `^src/${higher}/`), '^src/cli/', '^src/[^/]+\\.ts$'],
+      },
+    })),
     {
       name: 'no-module-cycle',
-      comment: 'A folder of src/ imports only from folders below it (STYLE.md §14).',
+      comment: 'No chain of imports leads from a folder of src/ back to itself.',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/' },

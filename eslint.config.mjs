@@ -1,6 +1,7 @@
 import eslint from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import trove from './lint/trove-rules.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'data/', '.test-db/', 'node_modules/', 'web-ui/'] },
@@ -29,8 +30,8 @@ export default tseslint.config(
     },
   },
   {
-    // One way to the database (STYLE.md §13): only src/platform/database/ and each module's repositories
-    // reach PostgreSQL, and a module's records are imported only inside that module.
+    // One way to the database (STYLE.md §13): only src/platform/database/ and each module's
+    // repositories reach PostgreSQL.
     files: ['src/**/*.ts'],
     ignores: [
       'src/platform/database/**',
@@ -57,11 +58,30 @@ export default tseslint.config(
             },
             { name: 'pg', message: 'Only src/platform/database/ talks to the pg driver.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Each module's tables and classes are its own (docs/architecture.md, "Table ownership").
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    plugins: { trove },
+    rules: { 'trove/table-writes': 'error', 'trove/module-boundaries': 'error' },
+  },
+  {
+    // A migration is a frozen copy of what it did: it imports nothing but TypeORM's types, so that
+    // no later change to shared code changes what an applied migration does.
+    files: ['src/platform/database/migrations/*.ts'],
+    ignores: ['src/platform/database/migrations/index.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
           patterns: [
             {
-              group: ['../*/**/*.record.js', '../../*/**/*.record.js'],
-              allowTypeImports: true,
-              message: "Another module's records are reached through that module's service.",
+              regex: '^(?!typeorm$)',
+              message: 'A migration imports nothing but typeorm: copy what it needs into it.',
             },
           ],
         },
