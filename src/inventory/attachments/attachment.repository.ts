@@ -32,14 +32,11 @@ export class AttachmentRepository {
     id: string,
     options?: FindOwnedOptions,
   ): Promise<AttachmentRecord> {
-    return new OwnedLookup(this.db, AttachmentRecord, 'attachment', (query, alias, group) =>
-      query
-        .innerJoin(`${alias}.entity`, 'e')
-        .andWhere(`${alias}.entity_id = :entityId AND e.group_id = :groupId`, {
-          entityId,
-          groupId: group,
-        }),
-    ).find(groupId, id, options);
+    return new OwnedLookup(this.db, AttachmentRecord, 'attachment', {
+      join: 'JOIN entities e ON e.id = o.entity_id',
+      condition: 'o.entity_id = $3 AND e.group_id = $1',
+      params: [entityId],
+    }).find(groupId, id, options);
   }
 
   /** The attachment `id` of the entity, if there is one. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
 import { Database } from '../../platform/database/database.js';
 import { nameOrder } from '../../platform/database/name-order.js';
-import { OwnedRepository } from '../../platform/database/owned.js';
+import { OwnedRepository, type GroupScope } from '../../platform/database/owned.js';
 import type { MaintenanceStatus } from './dto/list-maintenance.query.dto.js';
 import { COPY_ENTRIES, DELETE_ALL_OF_GROUP, DUE_ENTRIES } from './maintenance-entry.sql.js';
 import { MaintenanceEntryRecord } from './maintenance-entry.record.js';
@@ -22,14 +22,16 @@ export type MaintenanceEntryValues = Pick<
 >;
 
 /** An entry belongs to the group of its entity. */
-const throughEntity = (query: EntryQuery, alias: string, groupId: string): EntryQuery =>
-  query.innerJoin(`${alias}.entity`, 'owner').andWhere('owner.group_id = :groupId', { groupId });
+const THROUGH_ENTITY: GroupScope = {
+  join: 'JOIN entities owner ON owner.id = o.entity_id',
+  condition: 'owner.group_id = $1',
+};
 
 /** The only code that reads or writes the `maintenance_entries` table. */
 @Injectable()
 export class MaintenanceEntryRepository extends OwnedRepository<MaintenanceEntryRecord> {
   constructor(db: Database) {
-    super(db, MaintenanceEntryRecord, 'maintenance entry', throughEntity);
+    super(db, MaintenanceEntryRecord, 'maintenance entry', THROUGH_ENTITY);
   }
 
   /** Entries scheduled on `day` (`YYYY-MM-DD`) and not completed, in every group. */
