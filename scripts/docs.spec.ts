@@ -46,4 +46,54 @@ describe('docs', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('puts every route in the folder the architecture page says its path names', async () => {
+    const section = (await read('docs/architecture.md')).split('## Where a route lives')[1];
+    const rows = section
+      .split('\n## ')[0]
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => {
+        const [paths, folder] = line.split('|').slice(1, 3);
+        const methods = /\(([A-Z, ]+)\)/.exec(paths)?.[1].split(', ');
+        return {
+          prefixes: [...paths.matchAll(/`([^`]+)`/g)].map((match) => match[1].split('/').slice(1)),
+          methods,
+          folder: `src/${/`([^`]+)`/.exec(folder)![1]}/`,
+        };
+      });
+    const routes = [
+      ...(await read('docs/routes.md')).matchAll(/^## `([^`]+)`\n\n((?:- .*\n?(?: {2}.*\n?)*)+)/gm),
+    ];
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [, file, entries] of routes) {
+      for (const [, method, route] of entries.matchAll(/- `([A-Z]+) ([^`]+)`/g)) {
+        const segments = route
+          .replace(/^\/api\/v1/, '')
+          .split('/')
+          .slice(1);
+        let best: { length: number; folder: string } | undefined;
+        for (const row of rows) {
+          if (row.methods && !row.methods.includes(method)) continue;
+          for (const prefix of row.prefixes) {
+            const matches =
+              prefix.length <= segments.length &&
+              prefix.every((part, index) =>
+                part === '{id}' ? segments[index].startsWith(':') : part === segments[index],
+              );
+            if (matches && (!best || prefix.length > best.length)) {
+              best = { length: prefix.length, folder: row.folder };
+            }
+          }
+        }
+        checked += 1;
+        if (!best || !file.startsWith(best.folder)) {
+          wrong.push(`${method} ${route}: ${file}, the table says ${best?.folder ?? 'nothing'}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  });
 });

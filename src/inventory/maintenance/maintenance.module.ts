@@ -7,8 +7,8 @@ import { MaintenanceEntryRepository } from './maintenance-entry.repository.js';
 import { MaintenanceService } from './maintenance.service.js';
 
 /**
- * Maintenance entries of entities. Entries check their entity through EntityCoreModule, and
- * follow it when it is duplicated or the inventory wiped (`EntityParts`).
+ * Maintenance entries of entities. Entries check their entity through EntityCoreModule; the
+ * actions module copies them with a duplicate and deletes them with a wiped inventory.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([MaintenanceEntryRecord]), EntityCoreModule],

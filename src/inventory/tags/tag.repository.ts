@@ -67,7 +67,7 @@ export class TagRepository extends OwnedRepository<TagRecord> {
    * Makes the unit of work the only one changing the group's tags until it ends: takes the
    * group's "tag tree" advisory lock exclusively, and notes so in the transaction's setting
    * `trove.tag_tree_locked`. The database's upkeep of the kept tag matches takes the same lock
-   * shared (migration MaintainTagMatches), so a tag is never moved or deleted under it; within
+   * shared (`tag-matches.schema.ts`), so a tag is never moved or deleted under it; within
    * this unit of work it sees the note and takes no lock of its own. Entities stay free to
    * reference the tags meanwhile.
    */
