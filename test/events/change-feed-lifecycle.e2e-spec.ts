@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHANGES_CHANNEL } from '../../src/platform/change-events/change-event.js';
+import { CHANGES_CHANNEL } from '../../src/platform/change-events/change-events.service.js';
 import { CLOSE_GOING_AWAY, CLOSE_POLICY } from '../../src/web/change-feed/change-feed.gateway.js';
 import { as, useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';

@@ -13,7 +13,7 @@ import { CurrentIdentity, CurrentUser } from '../auth/decorators/current-user.de
 import { Roles } from '../auth/decorators/roles.decorator.js';
 import { UserScope } from '../auth/decorators/user-scope.decorator.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator.js';
+import { Idempotent } from '../../platform/idempotency/idempotency.interceptor.js';
 import { ApiUuidParam, UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { CreateGroupDto, GroupDto, UpdateGroupDto } from '../groups/dto/group.dto.js';
 import {

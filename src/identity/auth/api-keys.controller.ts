@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator.js';
+import { Idempotent } from '../../platform/idempotency/idempotency.interceptor.js';
 import { ApiUuidParam, UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import type { AuthIdentity } from './auth-user.js';

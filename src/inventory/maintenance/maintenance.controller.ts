@@ -10,7 +10,7 @@ import type { AuthUser } from '../../identity/auth/auth-user.js';
 import { ApiAuth } from '../../identity/auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../../identity/auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator.js';
+import { Idempotent } from '../../platform/idempotency/idempotency.interceptor.js';
 import { ApiUuidParam, UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { CreateMaintenanceEntryDto } from './dto/create-maintenance-entry.dto.js';
 import {

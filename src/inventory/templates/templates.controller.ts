@@ -11,7 +11,7 @@ import { ApiAuth } from '../../identity/auth/decorators/api-auth.decorator.js';
 import { CurrentUser } from '../../identity/auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
 import type { JsonText } from '../../platform/http/json-text.js';
-import { Idempotent } from '../../platform/idempotency/idempotent.decorator.js';
+import { Idempotent } from '../../platform/idempotency/idempotency.interceptor.js';
 import { ApiUuidParam, UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { CreateEntityFromTemplateDto } from './dto/create-entity-from-template.dto.js';
 import { CreateTemplateDto } from './dto/create-template.dto.js';

@@ -16,7 +16,7 @@ import { CREDENTIALS_CHANNEL } from '../../identity/auth/verified-credentials.js
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { isDatabaseUnavailable } from '../../platform/database/database-availability.js';
 import { DatabaseNotifications } from '../../platform/database/database-notifications.js';
-import type { ChangeEvent } from '../../platform/change-events/change-event.js';
+import type { ChangeEvent } from '../../platform/change-events/change-events.service.js';
 import { telemetry } from '../../platform/telemetry/telemetry.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
 

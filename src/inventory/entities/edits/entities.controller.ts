@@ -11,7 +11,7 @@ import { ApiAuth } from '../../../identity/auth/decorators/api-auth.decorator.js
 import { CurrentUser } from '../../../identity/auth/decorators/current-user.decorator.js';
 import { ApiErrors } from '../../../platform/http/api-errors.decorator.js';
 import type { JsonText } from '../../../platform/http/json-text.js';
-import { Idempotent } from '../../../platform/idempotency/idempotent.decorator.js';
+import { Idempotent } from '../../../platform/idempotency/idempotency.interceptor.js';
 import { ApiUuidParam, UuidParam } from '../../../platform/http/validation/uuid-param.decorator.js';
 import { EntitySummaryDto } from '../views/dto/entity-summary.dto.js';
 import { CreateEntityDto } from '../core/dto/create-entity.dto.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeChangeNotice, encodeChangeNotice } from './change-event.js';
+import { decodeChangeNotice, encodeChangeNotice } from './change-events.service.js';
 
 describe('change notices on the PostgreSQL channel', () => {
   const groupId = '5f0c6b7e-9d7a-4c1e-8f7e-0b6c2d9a1e33';
