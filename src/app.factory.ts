@@ -18,6 +18,8 @@ import type { DatabaseServer } from './platform/database/database-server.js';
 import { changeContext, removeUnmountedClsEnhancers } from './platform/http/change-context.js';
 import { CHANGE_FEED_PATH } from './web/change-feed/change-feed.gateway.js';
 import { WebUi } from './web/web-ui/web-ui.js';
+import { pageHeaders } from './web/pages/page-headers.js';
+import { PAGE_ROUTE_EXCLUSIONS } from './web/pages/page-paths.js';
 import { isScimRequest } from './identity/scim/scim-body.interceptor.js';
 import { SCIM_BASE_PATH } from './identity/scim/scim.controller.js';
 import { telemetry } from './platform/telemetry/telemetry.js';
@@ -95,12 +97,16 @@ export function configureApp(
   app.use(bodyDepthLimit(MAX_BODY_DEPTH));
   // Outside /api and /swagger: the web UI directory's app, or Trove's own pages.
   app.use(app.get(WebUi).middleware());
+  // Trove's own pages (web/pages/, web/console/) take their own headers and are never cached.
+  app.use(pageHeaders());
   // After the parsers, whose callbacks would run outside it: the context of a request that may
   // change data, which its units of work are attributed to.
   app.use(changeContext());
   app.setGlobalPrefix('api', {
     exclude: [
       { path: SWAGGER_PATH, method: RequestMethod.ALL },
+      // Trove's own pages live at their own paths.
+      ...PAGE_ROUTE_EXCLUSIONS.map((path) => ({ path, method: RequestMethod.ALL })),
       // SCIM is served where identity providers look for it: /scim/v2 (see ScimController).
       { path: `${SCIM_BASE_PATH}/{*path}`, method: RequestMethod.ALL },
     ],

@@ -40,6 +40,7 @@ import { RECORDS } from './records.js';
 import { ChangeFeedModule } from './web/change-feed/change-feed.module.js';
 import { HealthModule } from './web/health/health.module.js';
 import { StatusModule } from './web/status/status.module.js';
+import { PagesModule } from './web/pages/pages.module.js';
 import { WebUiModule } from './web/web-ui/web-ui.module.js';
 
 @Module({})
@@ -109,6 +110,7 @@ export class AppModule {
         StatusModule,
         HealthModule,
         WebUiModule,
+        PagesModule,
         ChangeFeedModule,
       ],
       providers: [

@@ -5,6 +5,9 @@ import { signUp, signUpMember, type Session } from '../support/factories.js';
 import { collectRoutes, fillPath } from '../support/routes.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
+/** Trove's own pages (outside `/api` and `/scim`) answer as pages: HTML, and sign-in redirects. */
+const isPage = (path: string): boolean => !path.startsWith('/api/') && !path.startsWith('/scim/');
+
 const send = (trove: TestApp, method: string, path: string) =>
   (trove.http as unknown as Record<string, (url: string) => ReturnType<TestApp['http']['get']>>)[
     method.toLowerCase()
@@ -34,16 +37,20 @@ describe('access control across every route', () => {
     for (const route of writes) {
       const response = await send(trove, route.method, fillPath(route.path, randomUUID()))
         .set('Authorization', viewer.authorization)
+        .set('Origin', trove.baseUrl)
         .send({ name: 'changed', uses: 5, role: 'owner' });
       expect({ route: `${route.method} ${route.path}`, status: response.status }).toEqual({
         route: `${route.method} ${route.path}`,
         status: 403,
       });
-      expect(response.body).toEqual({
-        error: expect.stringMatching(
-          /^(viewers of this collection can only read|only the owner of this collection can perform this action)$/,
-        ),
-      });
+      const refusal =
+        /^(viewers of this collection can only read|only the owner of this collection can perform this action)$/;
+      if (isPage(route.path)) {
+        expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(/role="alert">([^<]*)</.exec(response.text)?.[1]).toMatch(refusal);
+      } else {
+        expect(response.body).toEqual({ error: expect.stringMatching(refusal) });
+      }
     }
     const after = await trove.query(
       'SELECT (SELECT count(*) FROM group_invitation_tokens) AS invitations, (SELECT updated_at FROM groups WHERE id = $1) AS group_updated',
@@ -67,15 +74,16 @@ describe('access control across every route', () => {
     for (const route of routes) {
       const response = await send(trove, route.method, fillPath(route.path, randomUUID()))
         .query({ access_token: owner.attachmentToken })
+        .set('Origin', trove.baseUrl)
         .send({});
       expect({
         route: `${route.method} ${route.path}`,
         status: response.status,
-        body: response.body,
+        body: isPage(route.path) ? /role="alert">([^<]*)</.exec(response.text)?.[1] : response.body,
       }).toEqual({
         route: `${route.method} ${route.path}`,
         status: 403,
-        body: { error: 'Forbidden' },
+        body: isPage(route.path) ? 'Forbidden' : { error: 'Forbidden' },
       });
     }
   });
@@ -84,6 +92,26 @@ describe('access control across every route', () => {
     const routes = collectRoutes(trove.app).filter((route) => !route.public);
     for (const route of routes) {
       const path = fillPath(route.path, randomUUID());
+      if (isPage(route.path)) {
+        // A page sends a signed-out browser to the sign-in page, which brings it back; a form
+        // post says that the session has ended.
+        for (const authorization of [undefined, 'Bearer nonsense']) {
+          const request = send(trove, route.method, path).set('Origin', trove.baseUrl);
+          if (authorization) void request.set('Authorization', authorization);
+          const response = await request.send({});
+          if (route.method === 'GET') {
+            expect([route.path, response.status, response.headers.location]).toEqual([
+              route.path,
+              302,
+              `/sign-in?next=${encodeURIComponent(path)}`,
+            ]);
+          } else {
+            expect([route.path, response.status]).toEqual([route.path, 401]);
+            expect(response.text).toContain('Your session has ended.');
+          }
+        }
+        continue;
+      }
       const none = await send(trove, route.method, path).send({});
       expect([route.path, none.status, none.body]).toEqual([
         route.path,

@@ -33,6 +33,16 @@ describe('route declarations', () => {
       'POST /api/v1/users/login',
       'POST /api/v1/users/register',
       'POST /api/v1/users/reset-password',
+      // Trove's sign-in pages, and their stylesheet; /home and /sign-out read the session
+      // cookie themselves (a signed-out browser goes to the sign-in page).
+      'GET /',
+      'GET /home',
+      'GET /register',
+      'GET /sign-in',
+      'GET /trove-pages.css',
+      'POST /register',
+      'POST /sign-in',
+      'POST /sign-out',
     ];
     // SCIM's routes are authenticated by TROVE_SCIM_TOKEN (ScimTokenGuard), not by sessions.
     const scimToken = (route: string) => route.split(' ')[1].startsWith('/scim/v2/');

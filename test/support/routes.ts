@@ -1,5 +1,5 @@
-import { RequestMethod, type INestApplication } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { RequestMethod, VERSION_NEUTRAL, type INestApplication } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA, VERSION_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
 import { ALLOW_ATTACHMENT_TOKEN_KEY } from '../../src/identity/auth/decorators/allow-attachment-token.decorator.js';
 import { IS_PUBLIC_KEY } from '../../src/identity/auth/decorators/public.decorator.js';
@@ -7,7 +7,6 @@ import { ROLES_KEY } from '../../src/identity/auth/decorators/roles.decorator.js
 import { USER_SCOPE_KEY } from '../../src/identity/auth/decorators/user-scope.decorator.js';
 import { requiredRoles } from '../../src/identity/auth/guards/group-access.guard.js';
 import type { GroupRole } from '../../src/identity/auth/group-role.js';
-import { SCIM_BASE_PATH } from '../../src/identity/scim/scim.controller.js';
 
 export interface RouteDeclaration {
   method: string;
@@ -35,9 +34,13 @@ export function collectRoutes(app: INestApplication): RouteDeclaration[] {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
       if (!controller) continue;
       const base = Reflect.getMetadata(PATH_METADATA, controller) as string;
+      // SCIM (where providers look for it) and Trove's pages are served outside the API's prefix
+      // and version.
+      const outsideApi = Reflect.getMetadata(VERSION_METADATA, controller) === VERSION_NEUTRAL;
       const prototype = controller.prototype as Record<string, unknown>;
       for (const name of Object.getOwnPropertyNames(prototype)) {
-        const handler = prototype[name];
+        // A getter is no handler (and reading it on the prototype would run it).
+        const handler = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
         if (name === 'constructor' || typeof handler !== 'function') continue;
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
         if (path === undefined) continue;
@@ -49,8 +52,7 @@ export function collectRoutes(app: INestApplication): RouteDeclaration[] {
         const userScope = read<boolean>(USER_SCOPE_KEY) === true;
         routes.push({
           method,
-          // SCIM is served outside the API's prefix and version, where providers look for it.
-          path: base === SCIM_BASE_PATH ? join(base, path) : join('api', 'v1', base, path),
+          path: outsideApi ? join(base, path) : join('api', 'v1', base, path),
           handler: `${controller.name}.${name}`,
           public: isPublic,
           userScope,

@@ -20,7 +20,8 @@ import { ValidationFailedException } from '../errors/validation-failed.exception
 
 type ErrorBody = ErrorResponseDto | ValidationErrorResponseDto | FileProblemsResponseDto;
 
-interface MappedError {
+/** What an error is answered with: its status, its body and, for an outage, when to retry. */
+export interface MappedError {
   status: number;
   body: ErrorBody;
   retryAfterSeconds?: number;
@@ -52,7 +53,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const { status, body, retryAfterSeconds } = this.map(exception, request);
+    const { status, body, retryAfterSeconds } = this.describe(exception, request);
     if (response.headersSent) {
       response.end();
       return;
@@ -62,7 +63,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     response.status(status).json(body);
   }
 
-  private map(exception: unknown, request: Request): MappedError {
+  /**
+   * The answer an error gets, whoever writes it: this filter as JSON, the pages' filter as HTML.
+   * Logs what is a defect (a 500) and counts what is an outage.
+   */
+  describe(exception: unknown, request: Request): MappedError {
     if (exception instanceof FileProblemsException) {
       return {
         status: HttpStatus.UNPROCESSABLE_ENTITY,

@@ -8,6 +8,7 @@ import mime from 'mime-types';
 import send from 'send';
 import { MIN_COMPRESSED_BYTES, type CompressedCopies } from './compressed-copies.js';
 import { isApiPath } from './web-paths.js';
+import { isAlwaysTrovePage } from '../pages/page-paths.js';
 
 /** Content-hashed build output: a new build has new names, so a year and `immutable`. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -188,5 +189,9 @@ export function serveWebUiFiles(
 
 /** Whether the web UI directory answers a request: any GET or HEAD outside the API. */
 export function isWebUiRequest(request: Request): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.path);
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !isApiPath(request.path) &&
+    !isAlwaysTrovePage(request.path)
+  );
 }

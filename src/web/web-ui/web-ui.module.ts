@@ -1,18 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../../identity/auth/auth.module.js';
-import { AccountsModule } from '../../identity/accounts/accounts.module.js';
-import { GroupsModule } from '../../identity/groups/groups.module.js';
-import { UsersModule } from '../../identity/users/users.module.js';
-import { BuiltInPages } from './built-in-pages.js';
 import { WebUi } from './web-ui.js';
 
 /**
- * The browser's way in at Trove's own address: the web UI directory's single-page app
- * (Homebox's web UI) or, without one, Trove's own sign-in and signed-in pages.
+ * Homebox's web UI at Trove's own address, when TROVE_WEB_UI_DIR names a build of it; Trove's own
+ * pages are `web/pages/` and `web/console/`.
  */
 @Module({
-  imports: [AuthModule, UsersModule, GroupsModule, AccountsModule],
-  providers: [BuiltInPages, WebUi],
+  providers: [WebUi],
   exports: [WebUi],
 })
 export class WebUiModule {}

@@ -5,12 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import type { NextFunction, Request, Response } from 'express';
 import { securityHeaders } from '../../platform/http/security-headers.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
-import { BuiltInPages } from './built-in-pages.js';
-import {
-  builtInPageHeaders,
-  inlineScriptHashes,
-  singlePageAppHeaders,
-} from './content-security.js';
+import { inlineScriptHashes, singlePageAppHeaders } from '../pages/content-security.js';
 import { CompressedCopies } from './compressed-copies.js';
 import { isWebUiRequest, serveWebUiFiles } from './web-ui-files.js';
 
@@ -20,9 +15,9 @@ type Middleware = (request: Request, response: Response, next: NextFunction) => 
 const ENTRY_PAGES = ['index.html', '200.html'];
 
 /**
- * What Trove serves outside `/api` and `/swagger`: the single-page app of TROVE_WEB_UI_DIR, or
- * Trove's own pages when none is set, each with its own security headers (the API keeps its
- * stricter ones).
+ * The single-page app of TROVE_WEB_UI_DIR (Homebox's web UI), served outside `/api`, `/swagger`
+ * and the pages that stay Trove's (`/sign-in`, `/sign-out`, the console), with its own security
+ * headers. Without a directory it answers nothing, and Trove's own pages (`web/pages/`) take `/`.
  */
 @Injectable()
 export class WebUi implements OnModuleInit, OnModuleDestroy {
@@ -30,10 +25,7 @@ export class WebUi implements OnModuleInit, OnModuleDestroy {
   private handle: Middleware | undefined;
   private copies: CompressedCopies | undefined;
 
-  constructor(
-    private readonly pages: BuiltInPages,
-    private readonly config: ConfigService<TroveConfig, true>,
-  ) {}
+  constructor(private readonly config: ConfigService<TroveConfig, true>) {}
 
   /** One middleware, mounted before the API's routes; it answers once the module is ready. */
   middleware(): Middleware {
@@ -45,20 +37,11 @@ export class WebUi implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const directory = this.config.get('web', { infer: true }).uiDir;
-    this.handle = directory === '' ? this.builtInPages() : this.directory(directory);
+    if (directory !== '') this.handle = this.directory(directory);
   }
 
   onModuleDestroy(): void {
     this.copies?.close();
-  }
-
-  private builtInPages(): Middleware {
-    const headers = securityHeaders(builtInPageHeaders());
-    const pages = this.pages.handler();
-    return (request, response, next) => {
-      if (!this.pages.handles(request)) return next();
-      headers(request, response, () => pages(request, response, next));
-    };
   }
 
   private directory(directory: string): Middleware {

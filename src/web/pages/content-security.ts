@@ -58,14 +58,18 @@ export function singlePageAppHeaders(scriptHashes: readonly string[]): HelmetOpt
   };
 }
 
-/** Headers for Trove's own pages: server-rendered HTML, one stylesheet, no scripts at all. */
-export function builtInPageHeaders(): HelmetOptions {
+/**
+ * Headers for Trove's own pages: server-rendered HTML and one stylesheet; the console's pages may
+ * also run scripts of Trove's own origin (`scripts`), never inline ones.
+ */
+export function pageHeaders(scripts = false): HelmetOptions {
   return {
     ...COMMON,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'none'"],
+        ...(scripts ? { scriptSrc: ["'self'"] } : {}),
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         baseUri: ["'none'"],

@@ -1,14 +1,6 @@
-import { html, type SafeHtml } from './page-html.js';
-import { PAGE_STYLESHEET_PATH } from './page-styles.js';
-
-/** Where the built-in pages live and where their forms post. */
-export const PAGE_PATHS = {
-  signIn: '/',
-  home: '/home',
-  register: '/register',
-  signInForm: '/sign-in',
-  signOutForm: '/sign-out',
-} as const;
+import { html } from './page-html.js';
+import { alert, page } from './page-layout.js';
+import { PAGE_PATHS } from './page-paths.js';
 
 export const SWAGGER_UI_PATH = '/swagger';
 export const OPENAPI_DOCUMENT_PATH = '/swagger/openapi.json';
@@ -26,6 +18,8 @@ export interface SignInView extends SignInOptions {
   message?: string;
   /** The e-mail address typed before a failed attempt. */
   email?: string;
+  /** Where to go once signed in, when it is not the signed-in page (a console page). */
+  next?: string;
 }
 
 export interface RegisterView {
@@ -42,32 +36,18 @@ export interface HomeView {
   version: string;
 }
 
-function page(title: string, body: SafeHtml, wide = false): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title} · Trove</title>
-<link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}">
-</head>
-<body>
-<main${wide ? html` class="wide"` : ''}>
-<header><span class="brand">Trove</span><span class="tagline">inventory</span></header>
-${body}
-</main>
-</body>
-</html>
-`.text;
-}
-
-const alert = (message: string | undefined): SafeHtml | undefined =>
-  message === undefined ? undefined : html`<p class="alert" role="alert">${message}</p>`;
+/** The single sign-on start, asked to come back to `next` when there is one. */
+const oidcStart = (next: string | undefined): string =>
+  next === undefined ? OIDC_START_PATH : `${OIDC_START_PATH}?next=${encodeURIComponent(next)}`;
 
 export function signInPage(view: SignInView): string {
+  const next =
+    view.next === undefined
+      ? undefined
+      : html`<input type="hidden" name="next" value="${view.next}" />`;
   const local = view.localLogin
     ? html`<form method="post" action="${PAGE_PATHS.signInForm}">
+        ${next}
         <label for="email">E-mail</label>
         <input
           id="email"
@@ -97,7 +77,7 @@ export function signInPage(view: SignInView): string {
       ? undefined
       : html`${local ? html`<p class="or">or</p>` : ''}<a
             class="button${local ? ' secondary' : ''}"
-            href="${OIDC_START_PATH}"
+            href="${oidcStart(view.next)}"
             >${view.oidcButton}</a
           >`;
   const register =
