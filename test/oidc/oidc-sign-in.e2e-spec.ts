@@ -141,6 +141,25 @@ describe('OIDC sign-in through a real provider', () => {
     );
   });
 
+  it('comes back to where the browser was going (a path of Trove’s own), else to /home', async () => {
+    for (const [next, landing] of [
+      ['/console/stock?window=7', '/console/stock?window=7'],
+      ['https://elsewhere.example/console', '/home'],
+      ['//elsewhere.example/console', '/home'],
+    ]) {
+      const sub = uniqueSub();
+      idp.addAccount(sub, { email: uniqueEmail('next'), email_verified: true, name: 'Ada' });
+      const browser = new Browser();
+      const { callback } = await signInWithOidc(browser, trove, idp, sub, { next });
+      expect([next, callback.status, callback.location]).toEqual([
+        next,
+        302,
+        `${trove.baseUrl}${landing}`,
+      ]);
+      expect(browser.cookie(`${trove.baseUrl}${CALLBACK_PATH}`, 'trove.oidc.next')).toBeFalsy();
+    }
+  });
+
   it('signs a returning identity in as the same user, even after the e-mail changed at the provider', async () => {
     const sub = uniqueSub();
     const email = uniqueEmail('back');

@@ -28,8 +28,10 @@ export const callbackUrl = (trove: TestApp): string => `${trove.baseUrl}${CALLBA
 export async function startSignIn(
   browser: Browser,
   trove: TestApp,
+  next?: string,
 ): Promise<{ response: BrowserResponse; authorizeUrl: URL }> {
-  const response = await browser.get(`${trove.baseUrl}${START_PATH}`);
+  const query = next === undefined ? '' : `?next=${encodeURIComponent(next)}`;
+  const response = await browser.get(`${trove.baseUrl}${START_PATH}${query}`);
   expect(response.status, response.text).toBe(302);
   return { response, authorizeUrl: new URL(response.location ?? '') };
 }
@@ -87,10 +89,10 @@ export async function signInWithOidc(
   trove: TestApp,
   provider: TestProvider,
   login: string,
-  options: { consent?: boolean } = {},
+  options: { consent?: boolean; next?: string } = {},
 ): Promise<SignInResult> {
   const started = performance.now();
-  const { authorizeUrl } = await startSignIn(browser, trove);
+  const { authorizeUrl } = await startSignIn(browser, trove, options.next);
   const back = await authenticateAtProvider(browser, provider, authorizeUrl, login, options);
   expect(back.toString().startsWith(callbackUrl(trove))).toBe(true);
   const callbackStarted = performance.now();

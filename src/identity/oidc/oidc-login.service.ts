@@ -7,6 +7,7 @@ import { ServerSecretsService } from '../auth/server-secrets.service.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { publicBaseUrl } from '../../platform/http/public-base-url.js';
 import { onFirstUse } from '../../platform/runtime/on-first-use.js';
+import { localTarget, SIGNED_IN_PAGE } from '../../platform/http/local-target.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { setSessionCookies } from '../users/session-cookies.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
@@ -16,6 +17,8 @@ import { describeError, parseJsonObject } from './oidc-http.js';
 import { OidcProviderService } from './oidc-provider.service.js';
 import {
   clearStateCookie,
+  nextOf,
+  setNextCookie,
   ConsumedStates,
   CookieStateStore,
   randomToken,
@@ -29,7 +32,7 @@ const oidcStrategyModule = onFirstUse(() => import('./oidc.strategy.js'));
 
 export const OIDC_STATE_KEY = 'oidc-state-key';
 export const OIDC_CALLBACK_PATH = '/api/v1/users/login/oidc/callback';
-export const OIDC_SUCCESS_LOCATION = '/home';
+export const OIDC_SUCCESS_LOCATION = SIGNED_IN_PAGE;
 
 /**
  * Single sign-on through the configured OpenID provider: the start route sends the browser to
@@ -53,10 +56,17 @@ export class OidcLoginService {
     return this.config.get('oidc', { infer: true });
   }
 
-  /** The provider's authorization URL for a new sign-in (state cookie set on `response`). */
+  /**
+   * The provider's authorization URL for a new sign-in (state cookie set on `response`), which
+   * comes back to `?next=` (a path of Trove's own address) instead of `/home` when it is given.
+   */
   async begin(request: Request, response: Response): Promise<string> {
     this.assertEnabled(request);
     await this.assertNotThrottled(request, response);
+    const next = localTarget(request.query.next);
+    if (next !== OIDC_SUCCESS_LOCATION) {
+      setNextCookie(request, response, next, this.settings.stateExpiryMs);
+    }
     const strategy = await this.strategyFor(request, response);
     const outcome = await strategy.run(request);
     if (outcome.kind === 'redirect') return outcome.url;
@@ -73,6 +83,7 @@ export class OidcLoginService {
     this.assertEnabled(request);
     await this.assertNotThrottled(request, response);
     const strategy = await this.strategyFor(request, response);
+    const next = localTarget(nextOf(request), OIDC_SUCCESS_LOCATION);
     clearStateCookie(request, response);
     const { code, state, error } = request.query;
     const outcome: StrategyOutcome =
@@ -88,7 +99,7 @@ export class OidcLoginService {
         });
         setSessionCookies(request, response, session, true);
         await this.throttle.recordSuccess({ address: request.ip });
-        return OIDC_SUCCESS_LOCATION;
+        return next;
       } catch (failure) {
         return this.failed(request, { kind: 'error', error: failure });
       }

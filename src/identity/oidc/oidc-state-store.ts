@@ -90,6 +90,25 @@ function cookieOptions(request: Request, maxAge?: number): CookieOptions {
 
 export function clearStateCookie(request: Request, response: Response): void {
   response.cookie(OIDC_STATE_COOKIE, '', cookieOptions(request));
+  response.cookie(OIDC_NEXT_COOKIE, '', cookieOptions(request));
+}
+
+/** Where the browser was going when it started to sign in, for the callback. */
+export const OIDC_NEXT_COOKIE = 'trove.oidc.next';
+
+/** Notes where the browser goes once signed in (read back by `nextOf`); nothing for `/home`. */
+export function setNextCookie(
+  request: Request,
+  response: Response,
+  next: string,
+  maxAgeMs: number,
+): void {
+  response.cookie(OIDC_NEXT_COOKIE, next, cookieOptions(request, maxAgeMs));
+}
+
+/** What `setNextCookie` noted on this sign-in's start, unchecked. */
+export function nextOf(request: Request): unknown {
+  return (request.cookies as Record<string, unknown> | undefined)?.[OIDC_NEXT_COOKIE];
 }
 
 /**

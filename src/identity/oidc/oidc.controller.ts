@@ -63,8 +63,11 @@ export class OidcController {
     summary: 'Start single sign-on at the OpenID provider',
     description:
       'Redirects to the provider’s authorization endpoint with state, nonce and PKCE (S256); ' +
-      'they travel in a short-lived signed cookie to the callback.',
+      'they travel in a short-lived signed cookie to the callback. With `next`, a path of ' +
+      'Trove’s own address (a console page), the callback sends the browser there instead of ' +
+      'to `/home`; anything else is ignored.',
   })
+  @ApiQuery({ name: 'next', required: false, type: String, example: '/console' })
   @ApiFoundResponse({
     description: 'To the provider’s authorization endpoint',
     headers: LOCATION_HEADER,
@@ -83,7 +86,7 @@ export class OidcController {
     description:
       'Checks state, redeems the code with the PKCE verifier, verifies the ID token and reads ' +
       'UserInfo, then signs the user in as local login does (cookies set) and redirects to ' +
-      '`/home`. Any failure redirects to `/?oidc_error=oidc_auth_failed`, followed by ' +
+      '`/home`, or to the `next` the start was given. Any failure redirects to `/?oidc_error=oidc_auth_failed`, followed by ' +
       '`&oidc_reason=account_disabled` when the account is disabled. Failures count against the ' +
       'sign-in throttle of the client address.',
   })
@@ -92,7 +95,8 @@ export class OidcController {
   @ApiQuery({ name: 'error', required: false, type: String })
   @ApiFoundResponse({
     description:
-      'To `/home` when signed in, else to `/?oidc_error=oidc_auth_failed` ' +
+      'To `/home` (or the start’s `next`) when signed in, else to ' +
+      '`/?oidc_error=oidc_auth_failed` ' +
       '(`&oidc_reason=account_disabled` for a disabled account)',
     headers: LOCATION_HEADER,
   })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAlwaysTrovePage, isPagePath, localTarget } from './page-paths.js';
+import { localTarget } from '../../platform/http/local-target.js';
+import { isAlwaysTrovePage, isPagePath } from './page-paths.js';
 
 describe('localTarget', () => {
   it('keeps a path of Trove’s own address, with its query', () => {

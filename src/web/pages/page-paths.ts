@@ -1,3 +1,5 @@
+import { SIGNED_IN_PAGE } from '../../platform/http/local-target.js';
+
 /**
  * Where Trove's own pages live, outside `/api`: the sign-in, registration and signed-in pages, the
  * form posts that sign in and out, their stylesheet, and the console. Each is a Nest route like any
@@ -5,7 +7,7 @@
  */
 export const PAGE_PATHS = {
   signIn: '/',
-  home: '/home',
+  home: SIGNED_IN_PAGE,
   register: '/register',
   signInForm: '/sign-in',
   signOutForm: '/sign-out',
@@ -35,16 +37,6 @@ export function isPagePath(path: string): boolean {
     path === PAGE_PATHS.home ||
     path === PAGE_PATHS.register
   );
-}
-
-/**
- * Where a page may send the browser after signing in: a path of Trove's own address (not another
- * host, not `//host`), else the signed-in page.
- */
-export function localTarget(next: unknown, fallback: string = PAGE_PATHS.home): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return fallback;
-  if (next.includes('\\') || [...next].some((character) => character < ' ')) return fallback;
-  return next.length > 2000 ? fallback : next;
 }
 
 /** The global prefix's exclusions: the pages are served at their own paths, not under `/api`. */

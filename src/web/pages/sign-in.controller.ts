@@ -16,7 +16,8 @@ import type { TroveConfig } from '../../platform/config/configuration.js';
 import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
 import { createValidationPipe } from '../../platform/http/validation/validation.pipe.js';
 import { Page } from './page.decorator.js';
-import { localTarget, PAGE_PATHS } from './page-paths.js';
+import { localTarget } from '../../platform/http/local-target.js';
+import { PAGE_PATHS } from './page-paths.js';
 import { PAGE_STYLESHEET } from './page-styles.js';
 import {
   homePage,
