@@ -154,6 +154,55 @@ describe('GET /api/v1/checkouts', () => {
       expect(beyond.body).toEqual({ page: 9, pageSize: 4, total: 6, items: [] });
     });
 
+    it('lists what is out (open or overdue), and what is due within some days', async () => {
+      const out = (await list(owner, { status: 'out' }).expect(200)).body as CheckoutPageBody;
+      expect(out.items.map((item) => item.id)).toEqual([
+        lateDrill.id,
+        lateSaw.id,
+        soonLadder.id,
+        laterTent.id,
+        undatedChairs.id,
+      ]);
+      const today = new Date().toISOString().slice(0, 10);
+      const inDays = (days: number) =>
+        new Date(Date.parse(today) + days * 86_400_000).toISOString().slice(0, 10);
+      const soon = await checkOut(
+        app.trove,
+        owner,
+        (await createEntity(app.trove, owner, { name: 'Soon', quantity: 3 })).id,
+        { borrower: 'Kim', dueOn: inDays(3) },
+      );
+      const due = async (dueWithin: number) =>
+        ((await list(owner, { dueWithin }).expect(200)).body as CheckoutPageBody).items.map(
+          (item) => item.id,
+        );
+      expect(await due(7)).toEqual([soon.id]);
+      expect(await due(2)).toEqual([]);
+      await returnCheckout(app.trove, owner, soon);
+      expect(await due(7)).toEqual([]);
+    });
+
+    it('sorts by item, borrower or check-out time, either way', async () => {
+      const names = async (sort: string, order: string) =>
+        (
+          (await list(owner, { status: 'out', sort, order }).expect(200)).body as CheckoutPageBody
+        ).items.map((item) => item.entityName);
+      expect(await names('item', 'asc')).toEqual(['Chairs', 'Drill', 'Ladder', 'Saw', 'Tent']);
+      expect(await names('item', 'desc')).toEqual(['Tent', 'Saw', 'Ladder', 'Drill', 'Chairs']);
+      // Bob, Grace (borrowers); the member and the viewer by their names.
+      const who = (
+        (await list(owner, { status: 'out', sort: 'who' }).expect(200)).body as CheckoutPageBody
+      ).items.map((item) => item.member?.name ?? item.borrower ?? '');
+      expect(who).toEqual([...who].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+      expect(await names('checkedOut', 'desc')).toEqual([
+        'Drill',
+        'Ladder',
+        'Saw',
+        'Tent',
+        'Chairs',
+      ]);
+    });
+
     it('lets a viewer read the same list', async () => {
       const response = await list(viewer, { status: 'overdue' }).expect(200);
       expect(response.body).toEqual((await list(owner, { status: 'overdue' }).expect(200)).body);
@@ -162,7 +211,8 @@ describe('GET /api/v1/checkouts', () => {
 
   describe('bad input', () => {
     it('answers 422 for an unknown status, a member id that is not a UUID or a bad page', async () => {
-      const statusError = 'status must be one of the following values: open, overdue, returned';
+      const statusError =
+        'status must be one of the following values: open, overdue, returned, out';
       const cases: [string, Record<string, string>][] = [
         ['status=late', { status: statusError }],
         ['status=', { status: statusError }],
@@ -173,6 +223,13 @@ describe('GET /api/v1/checkouts', () => {
         ['page=x', { page: 'page must not be less than 1; page must be an integer number' }],
         ['pageSize=0', { pageSize: 'pageSize must not be less than 1' }],
         ['pageSize=101', { pageSize: 'pageSize must not be greater than 100' }],
+        ['dueWithin=-1', { dueWithin: 'dueWithin must not be less than 0' }],
+        ['dueWithin=3651', { dueWithin: 'dueWithin must not be greater than 3650' }],
+        [
+          'sort=name',
+          { sort: 'sort must be one of the following values: due, checkedOut, item, who' },
+        ],
+        ['order=up', { order: 'order must be one of the following values: asc, desc' }],
       ];
       for (const [query, fields] of cases) {
         const response = await as(app.trove, owner, 'get', `/api/v1/checkouts?${query}`);

@@ -127,6 +127,41 @@ describe('POST /api/v1/entities/{id}/checkouts/{checkoutId}/return', () => {
     });
   });
 
+  describe('notes on a return', () => {
+    it('adds each return’s note to the check-out’s notes, dated, and refuses notes that grow too long', async () => {
+      const entity = await createEntity(app.trove, owner, { name: 'Projector', quantity: 2 });
+      const checkout = await checkOut(app.trove, owner, entity.id, {
+        quantity: 2,
+        borrower: 'Lab',
+        notes: 'for the talk',
+      });
+      const today = new Date().toISOString().slice(0, 10);
+      const part = await giveBack(owner, checkout, {
+        quantity: 1,
+        notes: ' lens scratched ',
+      }).expect(200);
+      expect(part.body).toMatchObject({
+        notes: `for the talk\nReturned ${today}: lens scratched`,
+        outstanding: 1,
+      });
+      const full = await checkOut(app.trove, owner, entity.id, {
+        borrower: 'Lab',
+        notes: 'n'.repeat(990),
+      });
+      const before = await storedCheckouts(app.trove, owner.groupId);
+      const refused = await giveBack(owner, full, { notes: 'a note too far' });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 422,
+        body: validation({
+          notes: "the check-out's notes with this one would pass 1000 characters",
+        }),
+      });
+      expect(await storedCheckouts(app.trove, owner.groupId)).toEqual(before);
+      const plain = await giveBack(owner, full, {}).expect(200);
+      expect(plain.body.notes).toBe('n'.repeat(990));
+    });
+  });
+
   describe('bad input', () => {
     it('answers 422 for a bad quantity or more than is out, and writes nothing', async () => {
       const checkout = await lend('Plates', 3, 3);
@@ -138,6 +173,16 @@ describe('POST /api/v1/entities/{id}/checkouts/{checkoutId}/return', () => {
         [{ quantity: 0 }, { quantity: 'quantity must not be less than 1' }],
         [{ quantity: -1 }, { quantity: 'quantity must not be less than 1' }],
         [{ quantity: 1.5 }, { quantity: 'quantity must be an integer number' }],
+        [
+          { notes: 'x'.repeat(501) },
+          { notes: 'notes must be shorter than or equal to 500 characters' },
+        ],
+        [
+          { notes: 7 },
+          {
+            notes: 'notes must be shorter than or equal to 500 characters; notes must be a string',
+          },
+        ],
       ];
       for (const [body, fields] of cases) {
         const response = await giveBack(owner, checkout, body);

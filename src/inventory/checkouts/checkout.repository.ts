@@ -13,6 +13,7 @@ import {
   RETURN_CHECKOUT,
   type CheckoutFilter,
 } from './checkout.sql.js';
+import type { CheckoutSort } from './dto/list-checkouts.query.dto.js';
 
 export type { CheckoutFilter } from './checkout.sql.js';
 
@@ -83,9 +84,9 @@ export class CheckoutRepository extends OwnedRepository<CheckoutRecord> {
     return row.id;
   }
 
-  /** Takes back `quantity` of a check-out (returned once all of it is back). */
-  async takeBack(id: string, quantity: number): Promise<void> {
-    await this.db.query(RETURN_CHECKOUT, [id, quantity]);
+  /** Takes back `quantity` of a check-out (returned once all of it is back); its notes now `notes`. */
+  async takeBack(id: string, quantity: number, notes: string): Promise<void> {
+    await this.db.query(RETURN_CHECKOUT, [id, quantity, notes]);
   }
 
   async findView(groupId: string, id: string): Promise<CheckoutRow | undefined> {
@@ -101,12 +102,13 @@ export class CheckoutRepository extends OwnedRepository<CheckoutRecord> {
   /** A page of the group's check-outs matching the filter, and how many match in all. */
   async findPage(
     filter: CheckoutFilter,
+    sort: { by: CheckoutSort; order: 'asc' | 'desc' },
     limit: number,
     offset: number,
   ): Promise<{ total: number; rows: CheckoutRow[] }> {
     const count = countGroupCheckouts(filter);
     const [{ total }] = await this.db.query<{ total: number }>(count.text, count.values);
-    const page = groupCheckoutsPage(filter, limit, offset);
+    const page = groupCheckoutsPage(filter, sort, limit, offset);
     const rows = total > offset ? await this.db.query<CheckoutRow>(page.text, page.values) : [];
     return { total, rows };
   }

@@ -1,4 +1,5 @@
-import type { CheckoutStatus } from './dto/list-checkouts.query.dto.js';
+import { nameOrder } from '../../platform/database/name-order.js';
+import type { CheckoutFilterStatus, CheckoutSort } from './dto/list-checkouts.query.dto.js';
 
 /** A check-out with its entity's name and the names of the users it names. */
 const VIEW_COLUMNS = `c.id, c.entity_id AS "entityId", e.name AS "entityName", c.quantity,
@@ -31,17 +32,18 @@ export const INSERT_CHECKOUT = `INSERT INTO checkouts
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`;
 
 /**
- * Takes back `$2` of check-out `$1`; once all of it is back, it is returned now. The caller
- * checked (on the locked row) that `$2` is at most what is outstanding.
+ * Takes back `$2` of check-out `$1`, its notes now `$3`; once all of it is back, it is returned
+ * now. The caller checked (on the locked row) that `$2` is at most what is outstanding.
  */
 export const RETURN_CHECKOUT = `UPDATE checkouts SET
-    returned_quantity = returned_quantity + $2,
+    returned_quantity = returned_quantity + $2, notes = $3,
     returned_at = CASE WHEN returned_quantity + $2 = quantity THEN now() END,
     updated_at = now()
   WHERE id = $1`;
 
 /** What each status means as of a day (`$d`, `YYYY-MM-DD`). */
-const STATUS_CONDITION: Record<CheckoutStatus, string> = {
+const STATUS_CONDITION: Record<CheckoutFilterStatus, string> = {
+  out: 'c.returned_at IS NULL',
   open: 'c.returned_at IS NULL AND (c.due_on IS NULL OR c.due_on >= $d::date)',
   overdue: 'c.returned_at IS NULL AND c.due_on < $d::date',
   returned: 'c.returned_at IS NOT NULL',
@@ -50,11 +52,25 @@ const STATUS_CONDITION: Record<CheckoutStatus, string> = {
 /** The group list's filter, as SQL text and its values. */
 export interface CheckoutFilter {
   groupId: string;
-  status?: CheckoutStatus;
+  status?: CheckoutFilterStatus;
   memberId?: string;
+  /** Only those not returned and due between `today` and this many days after. */
+  dueWithin?: number;
   /** The day the statuses are measured against. */
   today: string;
 }
+
+/** The order of each sort, ascending; a descending list turns the key, not the tie-breakers. */
+const SORT_KEYS: Record<CheckoutSort, (direction: string) => string> = {
+  due: (direction) => `c.due_on ${direction} NULLS LAST`,
+  checkedOut: (direction) => `c.created_at ${direction}`,
+  item: (direction) =>
+    nameOrder('e')
+      .split(',')
+      .map((part) => `${part.trim()} ${direction}`)
+      .join(', '),
+  who: (direction) => `lower(COALESCE(m.name, c.borrower) COLLATE "C") ${direction}`,
+};
 
 /**
  * The group list's WHERE with its values, `$1` the group; a page query adds its LIMIT and
@@ -72,20 +88,30 @@ function listWhere(filter: CheckoutFilter): { where: string; values: unknown[] }
     if (condition.includes('$d')) values.push(filter.today);
     conditions.push(condition.replaceAll('$d', `$${values.length}`));
   }
+  if (filter.dueWithin !== undefined) {
+    values.push(filter.today, filter.dueWithin);
+    const [day, days] = [`$${values.length - 1}::date`, `$${values.length}::int`];
+    conditions.push(`c.returned_at IS NULL AND c.due_on BETWEEN ${day} AND ${day} + ${days}`);
+  }
   return { where: `WHERE ${conditions.join(' AND ')}`, values };
 }
 
-/** A page of the group's check-outs, by due day (none last), then oldest first. */
+/**
+ * A page of the group's check-outs in `sort` order (by default by due day, none last), then
+ * oldest first.
+ */
 export function groupCheckoutsPage(
   filter: CheckoutFilter,
+  sort: { by: CheckoutSort; order: 'asc' | 'desc' },
   limit: number,
   offset: number,
 ): { text: string; values: unknown[] } {
   const { where, values } = listWhere(filter);
   values.push(limit, offset);
+  const key = SORT_KEYS[sort.by](sort.order === 'desc' ? 'DESC' : 'ASC');
   return {
     text: `SELECT ${VIEW_COLUMNS} ${where}
-  ORDER BY c.due_on ASC NULLS LAST, c.created_at ASC, c.id ASC
+  ORDER BY ${key}, c.created_at ASC, c.id ASC
   LIMIT $${values.length - 1} OFFSET $${values.length}`,
     values,
   };

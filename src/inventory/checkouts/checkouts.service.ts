@@ -11,7 +11,7 @@ import { dayIn } from '../../platform/calendar/calendar-day.js';
 import { toCheckout } from './checkout.mapper.js';
 import { CheckoutRepository, type OverdueCheckout } from './checkout.repository.js';
 import type { CheckoutDto, CheckoutPageDto } from './dto/checkout.dto.js';
-import type { CreateCheckoutDto } from './dto/create-checkout.dto.js';
+import { MAX_CHECKOUT_NOTES, type CreateCheckoutDto } from './dto/create-checkout.dto.js';
 import {
   DEFAULT_CHECKOUT_PAGE_SIZE,
   type ListCheckoutsQueryDto,
@@ -114,7 +114,18 @@ export class CheckoutsService {
         `quantity must not exceed what is out: ${outstanding}`,
       );
     }
-    await this.checkouts.takeBack(checkout.id, quantity);
+    const note = dto.notes?.trim() ?? '';
+    const notes =
+      note === ''
+        ? checkout.notes
+        : [checkout.notes, `Returned ${this.today()}: ${note}`].filter(Boolean).join('\n');
+    if (notes.length > MAX_CHECKOUT_NOTES) {
+      throw ValidationFailedException.forField(
+        'notes',
+        `the check-out's notes with this one would pass ${MAX_CHECKOUT_NOTES} characters`,
+      );
+    }
+    await this.checkouts.takeBack(checkout.id, quantity, notes);
     await this.changes.publish(user.groupId, 'entity.mutation');
     return this.view(user.groupId, checkout.id, this.today());
   }
@@ -126,13 +137,20 @@ export class CheckoutsService {
     return (await this.checkouts.findOfEntity(entity.id)).map((row) => toCheckout(row, today));
   }
 
-  /** A page of the group's check-outs, by due day (none last), then oldest first. */
+  /** A page of the group's check-outs, in the order asked (by due day, none last), then oldest first. */
   async list(user: AuthUser, query: ListCheckoutsQueryDto): Promise<CheckoutPageDto> {
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? DEFAULT_CHECKOUT_PAGE_SIZE;
     const today = this.today();
     const { total, rows } = await this.checkouts.findPage(
-      { groupId: user.groupId, status: query.status, memberId: query.memberId, today },
+      {
+        groupId: user.groupId,
+        status: query.status,
+        memberId: query.memberId,
+        dueWithin: query.dueWithin,
+        today,
+      },
+      { by: query.sort ?? 'due', order: query.order ?? 'asc' },
       pageSize,
       (page - 1) * pageSize,
     );

@@ -3,6 +3,9 @@ import { IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from
 import { Trim } from '../../../platform/http/validation/trim.decorator.js';
 import { StrictDay } from './checkout-day.js';
 
+/** The longest a check-out's notes may be. */
+export const MAX_CHECKOUT_NOTES = 1000;
+
 /** The most a single check-out may count (the column is an integer). */
 export const MAX_CHECKOUT_QUANTITY = 2_147_483_647;
 
@@ -60,9 +63,13 @@ export class CreateCheckoutDto {
   @StrictDay()
   dueOn?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 1000, default: '', description: 'null or omitted: ""' })
+  @ApiPropertyOptional({
+    maxLength: MAX_CHECKOUT_NOTES,
+    default: '',
+    description: 'null or omitted: ""',
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(1000)
+  @MaxLength(MAX_CHECKOUT_NOTES)
   notes?: string | null;
 }
