@@ -249,6 +249,16 @@ export class UsersService {
     this.verified.forgetUser(userId);
   }
 
+  /**
+   * Whether a user is an instance administrator: their e-mail address is among
+   * TROVE_ADMIN_EMAILS, or their provider's groups made them one at their last single sign-on
+   * (`isSuperuser`, Homebox's superuser flag).
+   */
+  isInstanceAdmin(user: { email: string; isSuperuser: boolean }): boolean {
+    const admins = this.config.get('options', { infer: true }).adminEmails;
+    return user.isSuperuser || admins.includes(user.email.toLowerCase());
+  }
+
   /** The id, name, e-mail and disabled state of these users, by name (then id). */
   async summariesOf(ids: string[]): Promise<UserSummary[]> {
     return ids.length === 0 ? [] : this.users.summaries(ids);

@@ -66,6 +66,8 @@ export interface TroveConfig {
     allowRegistration: boolean;
     allowLocalLogin: boolean;
     hostname: string;
+    /** The instance administrators' e-mail addresses, in lower case. */
+    adminEmails: string[];
     demo: boolean;
     demoPassword: string;
   };
@@ -265,6 +267,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       allowRegistration: env.TROVE_OPTIONS_ALLOW_REGISTRATION,
       allowLocalLogin: env.TROVE_OPTIONS_ALLOW_LOCAL_LOGIN,
       hostname: env.TROVE_OPTIONS_HOSTNAME,
+      adminEmails: splitList(env.TROVE_ADMIN_EMAILS).map((email) => email.toLowerCase()),
       demo: env.TROVE_DEMO,
       demoPassword: env.TROVE_DEMO_PASSWORD,
     },

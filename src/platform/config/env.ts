@@ -255,6 +255,13 @@ export class EnvironmentVariables {
   @IsString()
   TROVE_OPTIONS_HOSTNAME = '';
 
+  /**
+   * E-mail addresses of the instance administrators (comma-separated): in the console they see
+   * every user and group and can disable and enable accounts.
+   */
+  @IsString()
+  TROVE_ADMIN_EMAILS = '';
+
   /** Honour X-Forwarded-For and X-Forwarded-Proto from a reverse proxy. */
   @Transform(toBoolean)
   @IsBoolean()
