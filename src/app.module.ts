@@ -40,6 +40,7 @@ import { RECORDS } from './records.js';
 import { ChangeFeedModule } from './web/change-feed/change-feed.module.js';
 import { HealthModule } from './web/health/health.module.js';
 import { StatusModule } from './web/status/status.module.js';
+import { ConsoleModule } from './web/console/console.module.js';
 import { PagesModule } from './web/pages/pages.module.js';
 import { WebUiModule } from './web/web-ui/web-ui.module.js';
 
@@ -111,6 +112,7 @@ export class AppModule {
         HealthModule,
         WebUiModule,
         PagesModule,
+        ConsoleModule,
         ChangeFeedModule,
       ],
       providers: [

@@ -54,7 +54,9 @@ export class PageErrorFilter implements ExceptionFilter {
           : `Something went wrong (request ${'requestId' in body ? String(body.requestId) : 'unknown'}).`
         : status === 401
           ? 'Your session has ended. Sign in again, then send the form once more.'
-          : body.error;
+          : problems.length > 0
+            ? 'Correct what is listed below, then send the form again.'
+            : body.error;
     response
       .status(status)
       .type('html')

@@ -10,6 +10,7 @@ export function page(title: string, body: SafeHtml, wide = false): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} · Trove</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${PAGE_PATHS.stylesheet}">
 </head>
 <body>

@@ -99,4 +99,74 @@ th { color: var(--muted); font-weight: 600; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 ul.links { padding-left: 1.2rem; }
 footer { margin-top: 2rem; font-size: 0.85rem; color: var(--muted); }
+
+/* The console: a bar with the navigation, then a wide page of lists and forms. */
+body.console { display: block; padding: 0; }
+.console .bar {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 0.4rem 1rem;
+  padding: 0.6rem 1rem;
+  background: var(--card);
+  border-bottom: 1px solid var(--border);
+}
+.console .bar .brand { font-size: 1.25rem; font-weight: 700; color: var(--accent); text-decoration: none; }
+.console .bar nav ul { display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; list-style: none; margin: 0; padding: 0; }
+.console .bar nav a { text-decoration: none; padding: 0.2rem 0; }
+.console .bar nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; }
+.console .bar .who { margin-left: auto; color: var(--muted); font-size: 0.9rem; }
+.console .bar form { display: inline; }
+.console .bar form button { margin: 0; padding: 0.25rem 0.6rem; width: auto; display: inline-block; }
+.console main {
+  max-width: 72rem;
+  margin: 1.25rem auto;
+  border-radius: 12px;
+  padding: 1.25rem;
+}
+.console h1 { font-size: 1.35rem; }
+.console section { margin-top: 1.5rem; }
+.console button, .console .button { display: inline-block; width: auto; margin-top: 0.75rem; }
+.console button.small { margin: 0; padding: 0.3rem 0.6rem; font-weight: 400; }
+.console input[type="number"], .console input[type="date"], .console input[type="search"],
+.console select, .console textarea {
+  width: 100%;
+  padding: 0.5rem 0.6rem;
+  border: 1px solid var(--border);
+  border-radius: 8px;
+  background: transparent;
+  color: inherit;
+  font: inherit;
+}
+.console select option { background: var(--card); color: var(--text); }
+.console .fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; }
+.console .inline { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; }
+.console .inline > * { flex: 1 1 12rem; }
+.console .inline > button { flex: 0 0 auto; }
+.console .table { overflow-x: auto; }
+.console td form { margin: 0; }
+.console .tabs { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0 1rem; padding: 0; list-style: none; }
+.console .tabs a { padding: 0.3rem 0.7rem; border: 1px solid var(--border); border-radius: 999px; text-decoration: none; }
+.console .tabs a[aria-current="page"] { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
+.console .pager { display: flex; gap: 1rem; align-items: center; margin-top: 0.75rem; }
+.console .notice {
+  padding: 0.75rem 1rem;
+  border-radius: 8px;
+  border: 1px solid var(--accent);
+  margin-bottom: 1rem;
+}
+.console .status-overdue { color: var(--error-text); font-weight: 600; }
+.console dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0.5rem 0; }
+.console dt { color: var(--muted); }
+.console dd { margin: 0; }
+.console .change-fields td:first-child { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.console .scan video { width: 100%; max-width: 24rem; border-radius: 8px; display: block; margin-top: 0.5rem; }
+.console .visually-hidden {
+  position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}
+@media (max-width: 40rem) {
+  .console main { margin: 0; border-radius: 0; border-left: 0; border-right: 0; padding: 1rem; }
+  .console .bar .who { margin-left: 0; width: 100%; }
+}
 `;

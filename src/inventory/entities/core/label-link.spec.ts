@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelLink, publicBaseUrl, unescapeQrData } from './label-link.js';
+import { labelLink, publicBaseUrl, readLabelLink, unescapeQrData } from './label-link.js';
 
 describe('publicBaseUrl', () => {
   it('uses the configured hostname, adding https:// when it has no scheme', () => {
@@ -51,5 +51,32 @@ describe('unescapeQrData', () => {
     expect(unescapeQrData('100%')).toBe('100%');
     expect(unescapeQrData('%E0%A4%A')).toBe('%E0%A4%A');
     expect(unescapeQrData('plain text')).toBe('plain text');
+  });
+});
+
+describe('readLabelLink', () => {
+  const id = '0b5e3a86-2f5c-4d0e-9d7a-2b1f0c9a4e11';
+
+  it('reads back what labelLink writes, from any host', () => {
+    for (const target of [
+      { kind: 'item' as const, id },
+      { kind: 'location' as const, id },
+      { kind: 'asset' as const, assetId: '000-042' },
+    ]) {
+      expect(readLabelLink(labelLink('https://inventory.example', target))).toEqual(target);
+      expect(readLabelLink(labelLink('http://old-host:7745', target))).toEqual(target);
+    }
+  });
+
+  it('reads nothing from text that is not a label link', () => {
+    for (const text of [
+      '000-042',
+      'drill',
+      `ftp://x/item/${id}`,
+      'https://x/item/7',
+      'https://x/',
+    ]) {
+      expect(readLabelLink(text)).toBeUndefined();
+    }
   });
 });

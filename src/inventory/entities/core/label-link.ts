@@ -34,3 +34,25 @@ export function unescapeQrData(value: string): string {
     return value;
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What a label's link points at (the reverse of `labelLink`): `…/item/<id>`, `…/location/<id>` or
+ * `…/a/<asset id>`, from any host (a label printed before the address changed still works);
+ * undefined for any other text.
+ */
+export function readLabelLink(text: string): LabelTarget | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  const [kind, value, ...rest] = url.pathname.split('/').filter(Boolean).slice(-2);
+  if (value === undefined || rest.length > 0) return undefined;
+  if ((kind === 'item' || kind === 'location') && UUID.test(value)) return { kind, id: value };
+  if (kind === 'a') return { kind: 'asset', assetId: unescapeQrData(value) };
+  return undefined;
+}
