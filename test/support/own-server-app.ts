@@ -147,11 +147,14 @@ export async function createAppOnExternalServer(
       server = await EmbeddedPostgres.start({ dataDir: serverDir, port, log: () => undefined });
     },
     close: async () => {
-      await app.close();
-      await proxy?.close();
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-      await rm(serverDir, { recursive: true, force: true });
+      try {
+        await app.close();
+        await proxy?.close();
+      } finally {
+        await server.stop();
+        await rm(dir, { recursive: true, force: true });
+        await rm(serverDir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -181,9 +184,12 @@ export async function createAppOnEmbeddedServer(
     database: { name: 'trove', url: server.url, drop: () => Promise.resolve() },
     query: queryOn(server.url),
     close: async () => {
-      await app.close();
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      try {
+        await app.close();
+      } finally {
+        await server.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -169,6 +169,27 @@ describe('the web UI directory in Chromium', () => {
     expect(cspViolations(browser.console)).toEqual([]);
   });
 
+  it('shows the console’s link on every screen of the app, leading to the console', async () => {
+    const { page } = browser;
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${trove.baseUrl}/locations`);
+      const link = page.getByRole('link', { name: 'Trove console' });
+      const box = await link.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(800);
+    }
+    await page.getByRole('link', { name: 'Trove console' }).click();
+    await page.waitForURL(/\/sign-in/);
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(
+      '/sign-in?next=%2Fconsole',
+    );
+    expect(await page.evaluate(VIOLATIONS)).toBeUndefined();
+    expect(cspViolations(browser.console)).toEqual([]);
+  });
+
   it('refuses a connection to another origin (the policy is enforced)', async () => {
     const { page } = browser;
     await page.goto(`${trove.baseUrl}/locations?probe=outside`);

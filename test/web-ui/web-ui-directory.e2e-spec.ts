@@ -1,11 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config/configuration.js';
 import { ConfigurationError } from '../../src/platform/config/env.js';
+import { CONSOLE_LINK, consoleLinkEdit } from '../../src/web/web-ui/console-link.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   STAND_IN_APP_SCRIPT,
@@ -47,6 +48,8 @@ const API_CSP =
   "frame-ancestors 'none';img-src 'self' data: blob:;object-src 'none';script-src 'self';" +
   "script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self'";
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The stand-in's entry page as served: with the console's link before `</body>`. */
+const SERVED_INDEX = STAND_IN_INDEX.replace('</body>', `${CONSOLE_LINK}</body>`);
 
 describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
   let ui: StandInWebUi;
@@ -70,7 +73,7 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
   describe('files', () => {
     it('serves index.html at / with the app’s headers, revalidated on every load', async () => {
       const response = await trove.http.get('/').expect(200);
-      expect(response.text).toBe(STAND_IN_INDEX);
+      expect(response.text).toBe(SERVED_INDEX);
       expect(response.headers).toMatchObject({
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-cache',
@@ -234,7 +237,7 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
         const response = await trove.http.get(url).expect(200);
         expect([url, response.text, response.headers['cache-control']]).toEqual([
           url,
-          STAND_IN_INDEX,
+          SERVED_INDEX,
           'no-cache',
         ]);
         expect(response.headers['content-security-policy']).toBe(appCsp());
@@ -244,11 +247,7 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
     it('lists no directory and serves no dotfile: both are the app’s routes', async () => {
       for (const url of ['/_nuxt/', '/_nuxt', '/notes/', '/.env', '/notes/.hidden']) {
         const response = await rawGet(trove.baseUrl, url);
-        expect([url, response.status, response.body.toString()]).toEqual([
-          url,
-          200,
-          STAND_IN_INDEX,
-        ]);
+        expect([url, response.status, response.body.toString()]).toEqual([url, 200, SERVED_INDEX]);
       }
     });
 
@@ -325,6 +324,77 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
       const response = await trove.http.post('/home').send({}).expect(404);
       expect(response.text).toContain('Cannot POST /home');
     });
+  });
+});
+
+describe('the console’s link in the web UI (TROVE_WEB_UI_CONSOLE_LINK)', () => {
+  /** An entry page large enough to be compressed, with a stale precompressed sibling. */
+  const PAGE = `<!doctype html><html><head><title>App</title></head><body><div id="__nuxt"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
+  let ui: StandInWebUi;
+  let withLink: TestApp;
+  let withoutLink: TestApp;
+
+  beforeAll(async () => {
+    ui = await writeStandInWebUi();
+    await writeFile(path.join(ui.dir, 'index.html'), PAGE);
+    await writeFile(path.join(ui.dir, 'index.html.br'), brotliCompressSync(PAGE));
+    withLink = await createTestApp({ TROVE_WEB_UI_DIR: ui.dir });
+    withoutLink = await createTestApp({
+      TROVE_WEB_UI_DIR: ui.dir,
+      TROVE_WEB_UI_CONSOLE_LINK: 'false',
+    });
+  });
+  afterAll(async () => {
+    await withLink?.close();
+    await withoutLink?.close();
+    await ui?.remove();
+  });
+
+  it('adds the link before </body> of every entry page as served, leaving the files as they are', async () => {
+    const linked = PAGE.replace('</body>', `${CONSOLE_LINK}</body>`);
+    for (const url of ['/', '/index.html', '/item/0b4f7c36-0000-4000-8000-000000000000']) {
+      const response = await rawGet(withLink.baseUrl, url);
+      expect([url, response.status, response.body.toString()]).toEqual([url, 200, linked]);
+    }
+    const other = await rawGet(withLink.baseUrl, '/200.html');
+    expect(other.body.toString()).toBe(consoleLinkEdit.apply(STAND_IN_INDEX));
+    expect(await readFile(path.join(ui.dir, 'index.html'), 'utf8')).toBe(PAGE);
+    expect(CONSOLE_LINK).toContain('href="/console"');
+  });
+
+  it('compresses the page as served, never sending the sibling made of the file without it', async () => {
+    const linked = PAGE.replace('</body>', `${CONSOLE_LINK}</body>`);
+    const brotli = await rawGet(withLink.baseUrl, '/home', { 'accept-encoding': 'br' });
+    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding' });
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(linked);
+    const gzip = await rawGet(withLink.baseUrl, '/home', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gzip.body).toString()).toBe(linked);
+    const unchanged = await rawGet(withLink.baseUrl, '/home', {
+      'accept-encoding': 'br',
+      'if-none-match': String(brotli.headers.etag),
+    });
+    expect(unchanged.status).toBe(304);
+  });
+
+  it('serves a new build’s entry page with the link as soon as it is written', async () => {
+    const before = await rawGet(withLink.baseUrl, '/');
+    const next = PAGE.replace('<title>App</title>', '<title>App 2</title>');
+    await writeFile(path.join(ui.dir, 'index.html'), next);
+    try {
+      const after = await rawGet(withLink.baseUrl, '/');
+      expect(after.body.toString()).toBe(next.replace('</body>', `${CONSOLE_LINK}</body>`));
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+    } finally {
+      await writeFile(path.join(ui.dir, 'index.html'), PAGE);
+    }
+  });
+
+  it('serves the entry page unchanged, sibling included, when switched off', async () => {
+    const plain = await rawGet(withoutLink.baseUrl, '/home');
+    expect(plain.body.toString()).toBe(PAGE);
+    const brotli = await rawGet(withoutLink.baseUrl, '/home', { 'accept-encoding': 'br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(PAGE);
   });
 });
 

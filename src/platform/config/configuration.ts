@@ -19,6 +19,8 @@ export interface TroveConfig {
     trustProxy: boolean;
     /** Absolute path of the single-page app served at `/`; empty: Trove's own pages. */
     uiDir: string;
+    /** Whether the web UI's entry page is served with a link to the console added. */
+    consoleLink: boolean;
   };
   database: {
     /** Set when an external PostgreSQL is used; otherwise the embedded server is started. */
@@ -234,6 +236,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       shutdownTimeoutMs: env.TROVE_WEB_SHUTDOWN_TIMEOUT * 1000,
       trustProxy: env.TROVE_OPTIONS_TRUST_PROXY,
       uiDir: webUiDirectory(env.TROVE_WEB_UI_DIR),
+      consoleLink: env.TROVE_WEB_UI_CONSOLE_LINK,
     },
     database: {
       url: env.DATABASE_URL,

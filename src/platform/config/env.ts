@@ -59,6 +59,14 @@ export class EnvironmentVariables {
   @IsString()
   TROVE_WEB_UI_DIR = '';
 
+  /**
+   * Adds a link to Trove's console (`/console`) to the web UI's entry page as it is served (the
+   * files on disk stay as they are); `false` serves the entry page unchanged.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_WEB_UI_CONSOLE_LINK = true;
+
   /** Largest accepted upload in megabytes; JSON bodies are capped at 1 MB. */
   @Transform(toInteger)
   @IsInt()

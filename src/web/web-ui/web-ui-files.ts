@@ -6,7 +6,7 @@ import compressible from 'compressible';
 import type { NextFunction, Request, Response } from 'express';
 import mime from 'mime-types';
 import send from 'send';
-import { MIN_COMPRESSED_BYTES, type CompressedCopies } from './compressed-copies.js';
+import { MIN_COMPRESSED_BYTES, type FileCopies, type TextEdit } from './file-copies.js';
 import { isApiPath } from './web-paths.js';
 import { isAlwaysTrovePage } from '../pages/page-paths.js';
 
@@ -56,6 +56,9 @@ export function relativePathOf(requestPath: string): string | undefined {
   return segments.join('/');
 }
 
+/** The app's entry pages: what serves the app's own routes. */
+export const ENTRY_PAGES = ['index.html', '200.html'];
+
 /** What a path inside the directory names. */
 type Lookup = { kind: 'file'; real: string; size: number } | { kind: 'outside' } | { kind: 'none' };
 
@@ -76,12 +79,15 @@ const logger = new Logger('WebUi');
  * files as they are (their content types, ETag and If-None-Match, Range, a
  * precompressed `.br` or `.gz` sibling when the client accepts it, or else for a compressible
  * type a copy compressed on its first request, kept in `copies`), and `index.html` for any
- * path that names no file (the app's own routes). Nothing outside the directory is reachable,
- * through `..`, encodings or symbolic links; a directory is never listed.
+ * path that names no file (the app's own routes). With `entryPageEdit`, the entry pages are
+ * served as a copy with the edit applied (and compressed as any other file without siblings).
+ * Nothing outside the directory is reachable, through `..`, encodings or symbolic links; a
+ * directory is never listed.
  */
 export function serveWebUiFiles(
   directory: string,
-  copies: CompressedCopies,
+  copies: FileCopies,
+  entryPageEdit?: TextEdit,
 ): (request: Request, response: Response, next: NextFunction) => void {
   const root = realpathSync(directory);
   const inside = (file: string): boolean => file.startsWith(`${root}${path.sep}`);
@@ -102,7 +108,8 @@ export function serveWebUiFiles(
   ): Promise<FoundFile> => {
     const type = mime.contentType(path.extname(named) || '.bin') || 'application/octet-stream';
     let varies = false;
-    for (const { name, suffix } of ENCODINGS) {
+    // An edited copy has no siblings: theirs would be of the file as it is on disk.
+    for (const { name, suffix } of inside(real) ? ENCODINGS : []) {
       const sibling = await findFile(`${path.relative(root, real)}${suffix}`);
       if (sibling.kind !== 'file') continue;
       varies = true;
@@ -116,7 +123,7 @@ export function serveWebUiFiles(
     const encoding = ENCODINGS.find(({ name }) => request.acceptsEncodings(name) === name)?.name;
     if (encoding === undefined) return { file: real, type, encoding: undefined, varies: true };
     try {
-      return { file: await copies.of(real, encoding), type, encoding, varies: true };
+      return { file: await copies.compressed(real, encoding), type, encoding, varies: true };
     } catch (error) {
       logger.warn(`could not compress ${named}, sent as it is: ${(error as Error).message}`);
       return { file: real, type, encoding: undefined, varies: true };
@@ -169,7 +176,7 @@ export function serveWebUiFiles(
       return;
     }
     if (found.kind === 'file') {
-      const file = await negotiate(request, found, relative);
+      const file = await negotiate(request, await asServed(found, relative), relative);
       sendFile(request, response, file, cacheControlFor(relative));
       return;
     }
@@ -179,7 +186,18 @@ export function serveWebUiFiles(
       response.status(404).json({ error: 'not found' });
       return;
     }
-    sendFile(request, response, await negotiate(request, index, 'index.html'), REVALIDATE);
+    const page = await asServed(index, 'index.html');
+    sendFile(request, response, await negotiate(request, page, 'index.html'), REVALIDATE);
+  };
+
+  /** The file to serve for a found one: an entry page's edited copy, or the file itself. */
+  const asServed = async (
+    found: { real: string; size: number },
+    relative: string,
+  ): Promise<{ real: string; size: number }> => {
+    if (!entryPageEdit || !ENTRY_PAGES.includes(relative)) return found;
+    const real = await copies.edited(found.real, entryPageEdit);
+    return { real, size: (await stat(real)).size };
   };
 
   return (request, response, next) => {

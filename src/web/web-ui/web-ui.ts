@@ -6,13 +6,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { securityHeaders } from '../../platform/http/security-headers.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { inlineScriptHashes, singlePageAppHeaders } from '../pages/content-security.js';
-import { CompressedCopies } from './compressed-copies.js';
-import { isWebUiRequest, serveWebUiFiles } from './web-ui-files.js';
+import { consoleLinkEdit } from './console-link.js';
+import { FileCopies } from './file-copies.js';
+import { ENTRY_PAGES, isWebUiRequest, serveWebUiFiles } from './web-ui-files.js';
 
 type Middleware = (request: Request, response: Response, next: NextFunction) => void;
-
-/** Entry pages of a Nuxt build whose inline scripts the Content-Security-Policy names. */
-const ENTRY_PAGES = ['index.html', '200.html'];
 
 /**
  * The single-page app of TROVE_WEB_UI_DIR (Homebox's web UI), served outside `/api`, `/swagger`
@@ -23,7 +21,7 @@ const ENTRY_PAGES = ['index.html', '200.html'];
 export class WebUi implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('WebUi');
   private handle: Middleware | undefined;
-  private copies: CompressedCopies | undefined;
+  private copies: FileCopies | undefined;
 
   constructor(private readonly config: ConfigService<TroveConfig, true>) {}
 
@@ -36,15 +34,15 @@ export class WebUi implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    const directory = this.config.get('web', { infer: true }).uiDir;
-    if (directory !== '') this.handle = this.directory(directory);
+    const { uiDir, consoleLink } = this.config.get('web', { infer: true });
+    if (uiDir !== '') this.handle = this.directory(uiDir, consoleLink);
   }
 
   onModuleDestroy(): void {
     this.copies?.close();
   }
 
-  private directory(directory: string): Middleware {
+  private directory(directory: string, consoleLink: boolean): Middleware {
     const hashes = ENTRY_PAGES.flatMap((name) => {
       try {
         return inlineScriptHashes(readFileSync(path.join(directory, name), 'utf8'));
@@ -53,9 +51,15 @@ export class WebUi implements OnModuleInit, OnModuleDestroy {
       }
     });
     const headers = securityHeaders(singlePageAppHeaders([...new Set(hashes)]));
-    this.copies = new CompressedCopies();
-    const files = serveWebUiFiles(directory, this.copies);
-    this.logger.log(`serving the web UI in ${directory}`);
+    this.copies = new FileCopies();
+    const files = serveWebUiFiles(
+      directory,
+      this.copies,
+      consoleLink ? consoleLinkEdit : undefined,
+    );
+    this.logger.log(
+      `serving the web UI in ${directory}${consoleLink ? ', with a link to the console' : ''}`,
+    );
     return (request, response, next) => {
       if (!isWebUiRequest(request)) return next();
       headers(request, response, () => files(request, response, next));
