@@ -40,8 +40,10 @@ describe('route declarations', () => {
       'GET /register',
       'GET /sign-in',
       'GET /trove-pages.css',
-      // The console's script, loaded by its pages (it holds nothing of anyone's).
+      // The console's scripts, loaded by its pages (they hold nothing of anyone's).
+      'GET /console/assets/barcode-detector.js',
       'GET /console/assets/console.js',
+      'GET /console/assets/zxing_reader.wasm',
       'POST /register',
       'POST /sign-in',
       'POST /sign-out',

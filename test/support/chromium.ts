@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium, which `.ci/run` installs when it is missing. */
@@ -25,15 +26,30 @@ export interface ChromiumSession {
   close(): Promise<void>;
 }
 
+export interface ChromiumOptions {
+  /** A Y4M video that the browser's camera shows (see `writeFakeCameraVideo`), granted at once. */
+  fakeCamera?: string;
+  /** The window's size; 1280×800 unless said. */
+  viewport?: { width: number; height: number };
+}
+
 /** A headless Chromium with a fresh profile (removed again by `close`). */
-export async function launchChromium(): Promise<ChromiumSession> {
+export async function launchChromium(options: ChromiumOptions = {}): Promise<ChromiumSession> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'trove-chromium-'));
+  const camera = options.fakeCamera
+    ? [
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${options.fakeCamera}`,
+      ]
+    : [];
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...camera],
+      viewport: options.viewport ?? { width: 1280, height: 800 },
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
@@ -64,3 +80,15 @@ export async function launchChromium(): Promise<ChromiumSession> {
 /** The console messages that report a Content-Security-Policy violation. */
 export const cspViolations = (messages: readonly string[]): string[] =>
   messages.filter((message) => /Content Security Policy|Content-Security-Policy/i.test(message));
+
+/** What axe-core finds on the page as it is now, of serious or critical impact. */
+export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}: ` +
+        violation.nodes.map((node) => node.target.join(' ')).join(', '),
+    );
+}

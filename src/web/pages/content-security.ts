@@ -60,7 +60,8 @@ export function singlePageAppHeaders(scriptHashes: readonly string[]): HelmetOpt
 
 /**
  * Headers for Trove's own pages: server-rendered HTML and one stylesheet; the console's pages may
- * also run scripts of Trove's own origin (`scripts`), never inline ones.
+ * also run scripts of Trove's own origin (`scripts`), never inline ones, and compile the
+ * WebAssembly they fetch from it.
  */
 export function pageHeaders(scripts = false): HelmetOptions {
   return {
@@ -69,7 +70,8 @@ export function pageHeaders(scripts = false): HelmetOptions {
       useDefaults: false,
       directives: {
         defaultSrc: ["'none'"],
-        ...(scripts ? { scriptSrc: ["'self'"] } : {}),
+        // The barcode reader is WebAssembly, fetched from Trove's origin.
+        ...(scripts ? { scriptSrc: ["'self'", "'wasm-unsafe-eval'"], connectSrc: ["'self'"] } : {}),
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         baseUri: ["'none'"],
