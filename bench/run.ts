@@ -4,6 +4,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { measureAttachmentThroughput, type AttachmentThroughput } from './attachments.js';
+import {
+  consolePagePairs,
+  formatConsolePages,
+  judgePage,
+  prepareConsoleFixtures,
+  type ConsolePageResult,
+} from './console-pages.js';
 import { connectionPool, createBenchDatabase } from './database.js';
 import { measureFrameworkFloor, type FrameworkFloor } from './framework-floor.js';
 import { runHttpLoad, type HttpLoad } from './load.js';
@@ -376,6 +383,39 @@ async function main(): Promise<void> {
     ),
   );
 
+  // The console's pages beside the API routes they show, on lists made through the API.
+  progress('console: lending and setting minimums through the API');
+  const consoleFixtures = await prepareConsoleFixtures(
+    pool,
+    baseUrl,
+    session,
+    fixtures.getIds.slice(0, 200),
+  );
+  progress(`  ${consoleFixtures.lent} lent, ${consoleFixtures.low} at their minimum`);
+  const consolePages: ConsolePageResult[] = [];
+  for (const pair of consolePagePairs({ search: SEARCH_WORD }, fixtures.getIds.slice(0, 100))) {
+    const load = async (paths: string[], what: string) => {
+      progress(`console ${pair.name}: ${what}`);
+      const http = (seconds: number): HttpLoad => ({
+        method: 'GET',
+        paths,
+        url: baseUrl,
+        headers: { authorization: session.authorization },
+        connections: settings.connections,
+        seconds,
+      });
+      if (settings.warmupSeconds > 0) await runHttpLoad(http(settings.warmupSeconds));
+      await settle(pool);
+      const result = await runHttpLoad(http(settings.seconds));
+      await settle(pool);
+      progress(`  ${result.requestsPerSecond.toFixed(1)} req/s, p99 ${result.p99} ms`);
+      return result;
+    };
+    const api = await load(pair.api, 'the API route');
+    const page = await load(pair.page, 'the page');
+    consolePages.push(judgePage(pair, page, api));
+  }
+
   // The cost of telemetry: get and list again on a Trove with it on, at two sampling ratios.
   const offResult = (name: string): ScenarioResult => {
     const found = results.find((result) => result.name === name);
@@ -449,6 +489,7 @@ async function main(): Promise<void> {
       results.find((result) => result.name === 'get'),
     )}`,
   );
+  console.log(`\n${formatConsolePages(consolePages)}`);
   console.log(`\n${formatTelemetryCost(telemetryCost)}`);
   console.log(`\n${formatMemory(memory)}`);
   console.log(formatIdleMemory(idle, memory, frameworkFloor));
@@ -506,6 +547,7 @@ async function main(): Promise<void> {
     },
     rawGet: rawGetResult,
     scenarios: results,
+    consolePages,
     frameworkFloor,
     telemetryCost,
     memory,
@@ -515,6 +557,7 @@ async function main(): Promise<void> {
     attachments,
     allTargetsMet:
       results.every((result) => result.missed.length === 0) &&
+      consolePages.every((result) => result.missed.length === 0) &&
       memory.met &&
       idle.met &&
       comparison.every((row) => row.met),

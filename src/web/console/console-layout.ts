@@ -144,6 +144,14 @@ export function sortHeading(
   </th>`;
 }
 
+/**
+ * A table that scrolls sideways inside its own box on a narrow screen: a named region that takes
+ * the keyboard's focus, so that it can be scrolled without a pointer.
+ */
+export function scrollingTable(label: string, table: HtmlValue): SafeHtml {
+  return html`<div class="table" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+}
+
 /** A notice of what a form did, shown once after its redirect (`?done=`). */
 export function doneNotice(done: string | undefined): SafeHtml | undefined {
   return done === undefined || done === ''

@@ -10,6 +10,7 @@ import {
   entityLink,
   pager,
   sortHeading,
+  scrollingTable,
   withQuery,
   type ConsoleFrame,
 } from './console-layout.js';
@@ -85,7 +86,9 @@ export function deskPage(frame: ConsoleFrame, view: DeskView): string {
   const table =
     view.page.total === 0
       ? html`<p class="muted">Nothing here.</p>`
-      : html`<div class="table">
+      : html`${scrollingTable(
+          DESK_LISTS[view.list],
+          html`
             <table>
               <caption class="visually-hidden">
                 ${DESK_LISTS[view.list]}
@@ -104,10 +107,11 @@ export function deskPage(frame: ConsoleFrame, view: DeskView): string {
                 ${rows}
               </tbody>
             </table>
-          </div>
-          ${pager(view.page.total, view.page.page, view.page.pageSize, (page) =>
-            listHref(view.list, { sort: view.sort, order: view.order, page }),
-          )}`;
+          `,
+        )}
+        ${pager(view.page.total, view.page.page, view.page.pageSize, (page) =>
+          listHref(view.list, { sort: view.sort, order: view.order, page }),
+        )}`;
   return consolePage(
     frame,
     'desk',
@@ -218,108 +222,114 @@ export function itemPage(frame: ConsoleFrame, view: ItemView): string {
   const returns =
     open.length === 0
       ? html`<p class="muted">Nothing of it is out.</p>`
-      : html`<div class="table">
-          <table>
-            <caption class="visually-hidden">
-              Out now
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Lent to</th>
-                <th scope="col">Out</th>
-                <th scope="col">Due</th>
-                <th scope="col">Note</th>
-                ${canWrite(frame) ? html`<th scope="col">Return</th>` : ''}
-              </tr>
-            </thead>
-            <tbody>
-              ${open.map(
-                (checkout) =>
-                  html`<tr>
-                    <td>${who(checkout)}</td>
-                    <td>${checkout.outstanding}</td>
-                    <td>
-                      ${checkout.dueOn ?? '—'}
-                      ${checkout.status === 'overdue' ? statusCell(checkout) : ''}
-                    </td>
-                    <td>${checkout.notes}</td>
-                    ${
-                      canWrite(frame)
-                        ? html`<td>
-                            <form
-                              method="post"
-                              action="${base}/checkouts/${checkout.id}/return"
-                              class="inline"
-                            >
-                              ${back}
-                              <div>
-                                <label for="q-${checkout.id}">How many</label>
-                                <input
-                                  id="q-${checkout.id}"
-                                  name="quantity"
-                                  type="number"
-                                  min="1"
-                                  max="${checkout.outstanding}"
-                                  value="${checkout.outstanding}"
-                                />
-                              </div>
-                              <div>
-                                <label for="n-${checkout.id}">Note</label>
-                                <input
-                                  id="n-${checkout.id}"
-                                  name="notes"
-                                  type="text"
-                                  maxlength="500"
-                                />
-                              </div>
-                              <button type="submit" class="small">Return</button>
-                            </form>
-                          </td>`
-                        : ''
-                    }
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`;
+      : scrollingTable(
+          'Out now',
+          html`
+            <table>
+              <caption class="visually-hidden">
+                Out now
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Lent to</th>
+                  <th scope="col">Out</th>
+                  <th scope="col">Due</th>
+                  <th scope="col">Note</th>
+                  ${canWrite(frame) ? html`<th scope="col">Return</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${open.map(
+                  (checkout) =>
+                    html`<tr>
+                      <td>${who(checkout)}</td>
+                      <td>${checkout.outstanding}</td>
+                      <td>
+                        ${checkout.dueOn ?? '—'}
+                        ${checkout.status === 'overdue' ? statusCell(checkout) : ''}
+                      </td>
+                      <td>${checkout.notes}</td>
+                      ${
+                        canWrite(frame)
+                          ? html`<td>
+                              <form
+                                method="post"
+                                action="${base}/checkouts/${checkout.id}/return"
+                                class="inline"
+                              >
+                                ${back}
+                                <div>
+                                  <label for="q-${checkout.id}">How many</label>
+                                  <input
+                                    id="q-${checkout.id}"
+                                    name="quantity"
+                                    type="number"
+                                    min="1"
+                                    max="${checkout.outstanding}"
+                                    value="${checkout.outstanding}"
+                                  />
+                                </div>
+                                <div>
+                                  <label for="n-${checkout.id}">Note</label>
+                                  <input
+                                    id="n-${checkout.id}"
+                                    name="notes"
+                                    type="text"
+                                    maxlength="500"
+                                  />
+                                </div>
+                                <button type="submit" class="small">Return</button>
+                              </form>
+                            </td>`
+                          : ''
+                      }
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          `,
+        );
   const history =
     view.checkouts.length === 0
       ? html`<p class="muted">It has never been lent.</p>`
-      : html`<div class="table">
-          <table>
-            <caption class="visually-hidden">
-              Every check-out of ${entity.name}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Lent on</th>
-                <th scope="col">To</th>
-                <th scope="col">How many</th>
-                <th scope="col">Due</th>
-                <th scope="col">Back</th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${view.checkouts.map(
-                (checkout) =>
-                  html`<tr>
-                    <td>${checkout.checkedOutAt.slice(0, 10)}</td>
-                    <td>${who(checkout)}</td>
-                    <td>${checkout.quantity}</td>
-                    <td>${checkout.dueOn ?? '—'}</td>
-                    <td>
-                      ${
-                        checkout.returnedAt?.slice(0, 10) ??
-                        html`${checkout.returnedQuantity} of ${checkout.quantity}`
-                      }
-                    </td>
-                    <td>${checkout.checkedOutBy?.name ?? '—'}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`;
+      : scrollingTable(
+          `Every check-out of ${entity.name}`,
+          html`
+            <table>
+              <caption class="visually-hidden">
+                Every check-out of ${entity.name}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Lent on</th>
+                  <th scope="col">To</th>
+                  <th scope="col">How many</th>
+                  <th scope="col">Due</th>
+                  <th scope="col">Back</th>
+                  <th scope="col">By</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${view.checkouts.map(
+                  (checkout) =>
+                    html`<tr>
+                      <td>${checkout.checkedOutAt.slice(0, 10)}</td>
+                      <td>${who(checkout)}</td>
+                      <td>${checkout.quantity}</td>
+                      <td>${checkout.dueOn ?? '—'}</td>
+                      <td>
+                        ${
+                          checkout.returnedAt?.slice(0, 10) ??
+                          html`${checkout.returnedQuantity} of ${checkout.quantity}`
+                        }
+                      </td>
+                      <td>${checkout.checkedOutBy?.name ?? '—'}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          `,
+        );
   return consolePage(
     frame,
     'desk',

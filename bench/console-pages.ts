@@ -1,0 +1,160 @@
+import type pg from 'pg';
+import type { HttpLoadResult } from './load.js';
+import type { BenchSession } from './session.js';
+
+/**
+ * The console's pages next to the API routes they show: each page is loaded as a browser would
+ * (its HTML, rendered by the server from the same services), then its route with the same
+ * question, in the same run; the page keeps a share of the route's rate.
+ */
+
+/** Least page req/s as a share of its API route's req/s: the frame (who, which group) is extra. */
+export const MIN_PAGE_SHARE = 0.5;
+
+export interface ConsolePagePair {
+  name: string;
+  /** The page's paths (cycled through). */
+  page: string[];
+  /** The API route answering the same question. */
+  api: string[];
+}
+
+export interface ConsolePageResult {
+  name: string;
+  pagePath: string;
+  apiPath: string;
+  page: HttpLoadResult;
+  api: HttpLoadResult;
+  /** Page req/s / API req/s. */
+  share: number;
+  minShare: number;
+  missed: string[];
+}
+
+export interface ConsoleFixtures {
+  /** Items lent out (to a named borrower), some of them overdue. */
+  lent: number;
+  /** Items with a minimum, at or below it. */
+  low: number;
+}
+
+async function send(
+  baseUrl: string,
+  session: BenchSession,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<void> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: session.authorization, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  }
+}
+
+/**
+ * What the console's lists show, made through the API as people make it: items lent out (a
+ * third of them due in the past) and items whose minimum they have reached.
+ */
+export async function prepareConsoleFixtures(
+  pool: pg.Pool,
+  baseUrl: string,
+  session: BenchSession,
+  itemIds: string[],
+): Promise<ConsoleFixtures> {
+  const half = Math.floor(itemIds.length / 2);
+  const lend = itemIds.slice(0, half);
+  const stock = itemIds.slice(half);
+  const day = (offset: number): string =>
+    new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  for (const [k, id] of lend.entries()) {
+    await send(baseUrl, session, 'POST', `/api/v1/entities/${id}/checkouts`, {
+      quantity: 1,
+      borrower: `Borrower ${k % 17}`,
+      dueOn: day(1 + (k % 10)),
+      notes: '',
+    });
+  }
+  // A check-out cannot be made due in the past: a third of them fall overdue as time would.
+  await pool.query(
+    `UPDATE checkouts SET due_on = current_date - 1 - (abs(hashtext(id::text)) % 10)
+     WHERE group_id = $1 AND abs(hashtext(id::text)) % 3 = 0`,
+    [session.groupId],
+  );
+  for (const id of stock) {
+    await send(baseUrl, session, 'PUT', `/api/v1/entities/${id}/stock`, { minimum: 5 });
+  }
+  return { lent: lend.length, low: stock.length };
+}
+
+/** The console's heaviest pages, each with the API route that answers the same question. */
+export function consolePagePairs(words: { search: string }, itemIds: string[]): ConsolePagePair[] {
+  return [
+    {
+      name: 'desk: out now',
+      page: ['/console'],
+      api: ['/api/v1/checkouts?status=out&sort=due&page=1&pageSize=25'],
+    },
+    {
+      name: 'desk: overdue',
+      page: ['/console?list=overdue&sort=item'],
+      api: ['/api/v1/checkouts?status=overdue&sort=item&page=1&pageSize=25'],
+    },
+    {
+      name: `desk: find ${words.search}`,
+      page: [`/console?find=${words.search}`],
+      api: [`/api/v1/entities?q=${words.search}&page=1&pageSize=20`],
+    },
+    {
+      name: 'desk: an item',
+      page: itemIds.map((id) => `/console/items/${id}`),
+      api: itemIds.map((id) => `/api/v1/entities/${id}/checkouts`),
+    },
+  ];
+}
+
+export function judgePage(
+  pair: ConsolePagePair,
+  page: HttpLoadResult,
+  api: HttpLoadResult,
+): ConsolePageResult {
+  const share = api.requestsPerSecond > 0 ? page.requestsPerSecond / api.requestsPerSecond : 0;
+  const missed: string[] = [];
+  if (page.requests === 0) missed.push('no page completed');
+  if (page.non2xx + page.socketErrors > 0) missed.push(`${page.non2xx + page.socketErrors} errors`);
+  if (api.non2xx + api.socketErrors > 0) missed.push(`${api.non2xx + api.socketErrors} API errors`);
+  if (share < MIN_PAGE_SHARE) missed.push(`share < ${MIN_PAGE_SHARE}`);
+  return {
+    name: pair.name,
+    pagePath: pair.page[0],
+    apiPath: pair.api[0],
+    page,
+    api,
+    share,
+    minShare: MIN_PAGE_SHARE,
+    missed,
+  };
+}
+
+/** The pages' table: each page's rate and p99 beside its API route's. */
+export function formatConsolePages(results: ConsolePageResult[]): string {
+  const header =
+    'console page'.padEnd(24) + '  page req/s  page p99  API req/s  API p99  share  target met?';
+  const rows = results.map(
+    (result) =>
+      result.name.padEnd(24) +
+      result.page.requestsPerSecond.toFixed(1).padStart(12) +
+      result.page.p99.toFixed(0).padStart(10) +
+      result.api.requestsPerSecond.toFixed(1).padStart(11) +
+      result.api.p99.toFixed(0).padStart(9) +
+      result.share.toFixed(2).padStart(7) +
+      '  ' +
+      (result.missed.length === 0
+        ? `yes (share ≥ ${result.minShare}, no errors)`
+        : `NO: ${result.missed.join(', ')}`),
+  );
+  return [header, '-'.repeat(header.length + 20), ...rows].join('\n');
+}
