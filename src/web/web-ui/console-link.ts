@@ -3,13 +3,13 @@ import type { TextEdit } from './file-copies.js';
 
 /**
  * The link to Trove's console added to the web UI's entry page: outside the element the app
- * mounts in, so the app leaves it alone, fixed at the bottom left of every screen of the app.
+ * mounts in, so the app leaves it alone, fixed at the bottom right of every screen of the app.
  * Its looks are inline because the app's policy allows inline styles and no stylesheet of
  * Trove's is loaded there.
  */
 export const CONSOLE_LINK =
   `<a id="trove-console-link" href="${PAGE_PATHS.console}" ` +
-  'style="position:fixed;left:12px;bottom:12px;z-index:2147483000;padding:6px 12px;' +
+  'style="position:fixed;right:12px;bottom:12px;z-index:2147483000;padding:6px 12px;' +
   'border-radius:999px;background:#1d3557;color:#fff;font:600 14px/1.3 system-ui,sans-serif;' +
   'text-decoration:none;box-shadow:0 1px 4px rgba(0,0,0,.35)">Trove console</a>';
 
