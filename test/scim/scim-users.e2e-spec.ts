@@ -184,10 +184,13 @@ describe('SCIM 2.0 user provisioning', () => {
         );
       }
       const routes = collectRoutes(trove.app).filter((route) => route.path.startsWith('/scim/v2/'));
-      expect(routes).toHaveLength(11);
+      expect(routes).toHaveLength(13);
       for (const route of routes) {
-        const path = route.path.replace(':id', admin?.id ?? '00000000-0000-4000-8000-000000000000');
-        const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+        const path = route.path
+          .replace(':id', admin?.id ?? '00000000-0000-4000-8000-000000000000')
+          .replace('*path', 'Widgets');
+        const method = (route.method === 'ALL' ? 'get' : route.method.toLowerCase()) as
+          'get' | 'post' | 'put' | 'patch' | 'delete';
         const response = await trove.http[method](path);
         expect({ route: `${route.method} ${route.path}`, status: response.status }).toEqual({
           route: `${route.method} ${route.path}`,
@@ -296,7 +299,9 @@ describe('SCIM 2.0 user provisioning', () => {
       const names = json<{ Resources: Record<string, unknown>[] }>(
         await scim.get('/Users?count=1&attributes=userName').expect(200),
       );
-      expect(names.Resources).toEqual([{ id: admin.id, userName: admin.email.toUpperCase() }]);
+      expect(names.Resources).toEqual([
+        { schemas: [USER_SCHEMA], id: admin.id, userName: admin.email.toUpperCase() },
+      ]);
 
       // Taken names are refused.
       const taken = await scim

@@ -18,6 +18,7 @@ export const SCIM_MAX_RESULTS = 200;
 export const SCIM_DEFAULT_ROLE = 'user';
 
 const TEXT_MAX_LENGTH = 255;
+const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
 
 type ScimQuery = Record<string, unknown>;
@@ -44,7 +45,8 @@ interface ScimUserInput {
   externalId?: string | null;
 }
 
-const scimError = (status: number, scimType: string | null, detail: string): Error =>
+/** A SCIM error (RFC 7644 §3.12) with its status and, where one applies, its `scimType`. */
+export const scimError = (status: number, scimType: string | null, detail: string): Error =>
   // SCIMMY takes null for an error without a SCIM error keyword; its types say string.
   new (scimmy().Types.Error)(status, scimType as string, detail);
 
@@ -130,14 +132,14 @@ export class ScimUsersService implements OnModuleInit {
   async resourceTypes(base: string, id?: string): Promise<unknown> {
     scimmy().Resources.ResourceType.basepath(base);
     return id === undefined
-      ? new (scimmy().Resources.ResourceType)().read()
+      ? counted(await new (scimmy().Resources.ResourceType)().read())
       : new (scimmy().Resources.ResourceType)(id).read();
   }
 
   async schemas(base: string, id?: string): Promise<unknown> {
     scimmy().Resources.Schema.basepath(base);
     return id === undefined
-      ? new (scimmy().Resources.Schema)().read()
+      ? counted(await new (scimmy().Resources.Schema)().read())
       : new (scimmy().Resources.Schema)(id).read();
   }
 
@@ -158,6 +160,35 @@ export class ScimUsersService implements OnModuleInit {
       itemsPerPage: page.rows.length,
       Resources: page.rows.map((row) => toScimUser(row, base, params.attributes)),
     };
+  }
+
+  /**
+   * A SearchRequest message (RFC 7644 §3.4.3) run as the list's query: `attributes` and
+   * `excludedAttributes` as arrays (or text), `startIndex` and `count` as integers.
+   */
+  async search(body: unknown, base: string): Promise<ScimListResponse> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw scimError(400, 'invalidSyntax', 'SearchRequest expected a JSON object body');
+    }
+    const message = body as ScimResource;
+    const schemas = message.schemas;
+    if (!Array.isArray(schemas) || !schemas.includes(SEARCH_REQUEST_SCHEMA)) {
+      throw scimError(400, 'invalidSyntax', `a SearchRequest names ${SEARCH_REQUEST_SCHEMA}`);
+    }
+    const query: ScimQuery = {};
+    for (const [name, value] of Object.entries(message)) {
+      if (name === 'schemas' || value === undefined || value === null) continue;
+      if (name === 'attributes' || name === 'excludedAttributes') {
+        const names = Array.isArray(value) ? value : [value];
+        if (!names.every((each) => typeof each === 'string')) {
+          throw scimError(400, 'invalidValue', `${name} must be a list of attribute names`);
+        }
+        query[name] = names.join(',');
+      } else {
+        query[name] = typeof value === 'number' ? String(value) : value;
+      }
+    }
+    return this.list(query, base);
   }
 
   async get(id: string, query: ScimQuery, base: string): Promise<ScimResource> {
@@ -396,10 +427,25 @@ function toScimUser(
     active: !row.disabled,
     meta: { created: row.created_at, lastModified: row.updated_at },
   };
-  return new (scimmy().Schemas.User)(
+  const shown = new (scimmy().Schemas.User)(
     user,
     'out',
     `${base}/Users`,
     attributes,
   ) as unknown as ScimResource;
+  // `schemas` and `id` are returned always (RFC 7643 §3, §7), whatever attributes are asked for.
+  return attributes === undefined
+    ? shown
+    : { ...shown, schemas: [scimmy().Schemas.User.definition.id], id: row.id };
+}
+
+/**
+ * A discovery list (ResourceTypes, Schemas) whose `itemsPerPage` counts the resources it holds
+ * (SCIMMY reports its default page size there).
+ */
+function counted(list: unknown): unknown {
+  const plain = JSON.parse(JSON.stringify(list)) as ScimResource;
+  return Array.isArray(plain.Resources)
+    ? { ...plain, itemsPerPage: plain.Resources.length }
+    : plain;
 }

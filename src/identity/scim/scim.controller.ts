@@ -1,4 +1,5 @@
 import {
+  All,
   Body,
   Controller,
   Delete,
@@ -22,6 +23,7 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiConsumes,
+  ApiExcludeEndpoint,
   ApiOperation,
   ApiParam,
   ApiProduces,
@@ -35,8 +37,14 @@ import { publicBaseUrl } from '../../platform/http/public-base-url.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { ScimBodyInterceptor } from './scim-body.interceptor.js';
 import { SCIM_CONTENT_TYPE, ScimErrorFilter } from './scim-error.filter.js';
+import { scimRouteProblem } from './scim-routes.js';
 import { ScimTokenGuard } from './scim-token.guard.js';
-import { SCIM_DEFAULT_COUNT, SCIM_MAX_RESULTS, ScimUsersService } from './scim-users.service.js';
+import {
+  SCIM_DEFAULT_COUNT,
+  SCIM_MAX_RESULTS,
+  scimError,
+  ScimUsersService,
+} from './scim-users.service.js';
 
 /** Where SCIM is served, outside `/api/v1`: `/scim/v2`. */
 export const SCIM_BASE_PATH = 'scim/v2';
@@ -54,22 +62,22 @@ const SCIM_ERROR_SCHEMA = {
     detail: { type: 'string' },
   },
 };
-const scimError = (status: number, description: string) => ({
+const errorResponse = (status: number, description: string) => ({
   status,
   description,
   content: { 'application/scim+json': { schema: SCIM_ERROR_SCHEMA } },
 });
-const UNAUTHORIZED = scimError(401, 'No SCIM bearer token, or not TROVE_SCIM_TOKEN');
-const NOT_FOUND = scimError(
+const UNAUTHORIZED = errorResponse(401, 'No SCIM bearer token, or not TROVE_SCIM_TOKEN');
+const NOT_FOUND = errorResponse(
   404,
   'No such user among the shared group’s members (or SCIM is off: TROVE_SCIM_TOKEN unset)',
 );
-const BAD_REQUEST = scimError(
+const BAD_REQUEST = errorResponse(
   400,
   'Malformed body, filter or parameter (`scimType`: invalidSyntax, invalidFilter, invalidValue…)',
 );
-const CONFLICT = scimError(409, 'userName or e-mail address already in use (`uniqueness`)');
-const UNAVAILABLE = scimError(503, 'The database is unavailable; see Retry-After');
+const CONFLICT = errorResponse(409, 'userName or e-mail address already in use (`uniqueness`)');
+const UNAVAILABLE = errorResponse(503, 'The database is unavailable; see Retry-After');
 const USER_SCHEMA = {
   type: 'object',
   description: 'A SCIM User resource (urn:ietf:params:scim:schemas:core:2.0:User)',
@@ -255,6 +263,38 @@ export class ScimController {
     return created;
   }
 
+  @Post('Users/.search')
+  @HttpCode(200)
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: find users with a SearchRequest (RFC 7644 §3.4.3)',
+    description:
+      'The same search as `GET /Users`, its parameters sent as a SearchRequest message: ' +
+      '`filter`, `startIndex`, `count`, and `attributes`/`excludedAttributes` as arrays.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      additionalProperties: true,
+      example: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+        filter: 'userName eq "ada@example.com"',
+        attributes: ['userName', 'emails'],
+        startIndex: 1,
+        count: 10,
+      },
+    },
+  })
+  @ApiResponse(DOCUMENT('A ListResponse of User resources'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  searchScimUsers(@Req() request: Request, @Body() body: unknown): Promise<unknown> {
+    return this.scim.search(body, this.base(request));
+  }
+
   @Get('Users/:id')
   @Header('Content-Type', SCIM_CONTENT_TYPE)
   @ApiOperation({ summary: 'SCIM: one user' })
@@ -353,5 +393,30 @@ export class ScimController {
   @ApiResponse(UNAVAILABLE)
   deleteScimUser(@Param('id') id: string): Promise<void> {
     return this.scim.remove(id);
+  }
+
+  /**
+   * Whatever no route above takes under `/scim/v2` (declared last, so matched last): a SCIM
+   * error, `404`, `405` with `Allow`, or `501` for an endpoint of the protocol not offered.
+   */
+  @All('*path')
+  @ApiExcludeEndpoint()
+  unknownScimEndpoint(@Req() request: Request, @Res() response: Response): never {
+    return this.unknownScimPath(request, response);
+  }
+
+  /** `/scim/v2` itself, which names no endpoint: as `unknownScimEndpoint`. */
+  @All('/')
+  @ApiExcludeEndpoint()
+  unknownScimRoot(@Req() request: Request, @Res() response: Response): never {
+    return this.unknownScimPath(request, response);
+  }
+
+  private unknownScimPath(request: Request, response: Response): never {
+    const at = request.path.indexOf(`/${SCIM_BASE_PATH}`);
+    const path = at === -1 ? '/' : request.path.slice(at + SCIM_BASE_PATH.length + 1) || '/';
+    const problem = scimRouteProblem(request.method, path);
+    if (problem.allow) response.setHeader('Allow', problem.allow.join(', '));
+    throw scimError(problem.status, null, problem.detail);
   }
 }
