@@ -10,6 +10,8 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 const SEARCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const SCIM_TYPE = 'application/scim+json; charset=utf-8';
 
 const scimError = (status: number, detail: string, scimType?: string) => ({
@@ -151,6 +153,95 @@ describe('SCIM 2.0 protocol', () => {
           list.Resources.length,
         ]);
       }
+    });
+  });
+
+  describe('the User schema as Trove keeps it', () => {
+    it('serves only the attributes Trove keeps, with emails required', async () => {
+      const schema = json<{
+        attributes: { name: string; required: boolean; subAttributes?: { name: string }[] }[];
+      }>(await send('get', `/Schemas/${USER_SCHEMA}`).expect(200));
+      expect(
+        schema.attributes.map((attribute) => [
+          attribute.name,
+          attribute.required,
+          attribute.subAttributes?.map((sub) => sub.name) ?? [],
+        ]),
+      ).toEqual([
+        ['userName', true, []],
+        ['name', false, ['formatted', 'familyName', 'givenName', 'middleName']],
+        ['displayName', false, []],
+        ['active', false, []],
+        ['emails', true, ['value', 'type', 'primary']],
+      ]);
+    });
+
+    it('accepts what Entra ID and Okta send by default, and ignores what it does not keep', async () => {
+      const email = uniqueEmail('entra');
+      const created = await send('post', '/Users', {
+        schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+        externalId: 'entra-object-1',
+        userName: email,
+        active: true,
+        displayName: 'Kim Entra',
+        title: 'Engineer',
+        preferredLanguage: 'en-GB',
+        emails: [{ primary: true, type: 'Work', value: email }],
+        phoneNumbers: [{ type: 'mobile', value: '+44 20 7946 0000' }],
+        addresses: [{ type: 'work', formatted: '1 Road', primary: false }],
+        roles: [{ primary: 'True', type: 'WindowsAzureActiveDirectoryRole', value: 'Reader' }],
+        name: { givenName: 'Kim', familyName: 'Entra', honorificPrefix: 'Dr' },
+        [ENTERPRISE_SCHEMA]: { department: 'IT', manager: { value: users[0].id } },
+      }).expect(201);
+      const user = json<Record<string, unknown> & { id: string }>(created);
+      expect(user).toEqual({
+        schemas: [USER_SCHEMA],
+        id: user.id,
+        externalId: 'entra-object-1',
+        userName: email,
+        name: { formatted: 'Kim Entra' },
+        displayName: 'Kim Entra',
+        emails: [{ value: email, type: 'work', primary: true }],
+        active: true,
+        meta: expect.objectContaining({ resourceType: 'User' }) as unknown,
+      });
+    });
+
+    it('removes externalId with a PATCH remove, and makes an added primary address the e-mail', async () => {
+      const target = users[2];
+      await send('patch', `/Users/${target.id}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'add', path: 'externalId', value: 'okta-00u1' }],
+      }).expect(200);
+      const removed = json(
+        await send('patch', `/Users/${target.id}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'remove', path: 'externalId' }],
+        }).expect(200),
+      );
+      expect(removed).not.toHaveProperty('externalId');
+      expect(json(await send('get', `/Users/${target.id}`).expect(200))).not.toHaveProperty(
+        'externalId',
+      );
+      const newEmail = uniqueEmail('linus-new');
+      const moved = json<{ emails: unknown[] }>(
+        await send('patch', `/Users/${target.id}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [
+            {
+              op: 'add',
+              path: 'emails',
+              value: [{ value: newEmail, type: 'Work', primary: true }],
+            },
+          ],
+        }).expect(200),
+      );
+      expect(moved.emails).toEqual([{ value: newEmail, type: 'work', primary: true }]);
+      const [stored] = await trove.query<{ email: string }>(
+        'SELECT email FROM users WHERE id = $1',
+        [target.id],
+      );
+      expect(stored.email).toBe(newEmail);
     });
   });
 

@@ -431,9 +431,17 @@ describe('SCIM 2.0 user provisioning', () => {
       expect(await trove.query('SELECT id FROM users WHERE id = $1', [created.id])).toEqual([]);
     });
 
-    it('creates a user disabled with active false, and one known by its e-mail as userName', async () => {
+    it('creates a user disabled with active false, and refuses one without emails', async () => {
       const person = newPerson('Kim');
-      const created = await provision(person, person.email, { emails: undefined, active: false });
+      const before = await userCount();
+      const withoutEmails = await scim
+        .post('/Users', { schemas: [USER_SCHEMA], userName: person.email })
+        .expect(400);
+      expect(json(withoutEmails)).toEqual(
+        scimError(400, "Required attribute 'emails' is missing", 'invalidValue'),
+      );
+      expect(await userCount()).toBe(before);
+      const created = await provision(person, person.email, { active: false });
       expect(created).toMatchObject({
         userName: person.email,
         active: false,
@@ -485,11 +493,7 @@ describe('SCIM 2.0 user provisioning', () => {
         ],
         [
           scim.post('/Users', { schemas: [USER_SCHEMA], userName: 'nomail' }),
-          scimError(
-            400,
-            'a user needs an e-mail address: in emails, or as a userName that is one',
-            'invalidValue',
-          ),
+          scimError(400, "Required attribute 'emails' is missing", 'invalidValue'),
         ],
         [
           scim.post('/Users', {

@@ -58,6 +58,7 @@ function configureScimmy(library: typeof SCIMMY): void {
   if (scimmyConfigured) return;
   scimmyConfigured = true;
   if (!library.Resources.declared('User')) library.Resources.declare(library.Resources.User);
+  describeWhatIsKept(library);
   library.Config.set({
     documentationUri: 'https://github.com/sysadminsmedia/homebox',
     patch: true,
@@ -75,6 +76,48 @@ function configureScimmy(library: typeof SCIMMY): void {
       },
     ],
   });
+}
+
+/**
+ * The User attributes of RFC 7643 §4.1 that Trove does not keep: left out of the schema it serves,
+ * so that a client trusting `/Schemas` expects none of them, and accepted and ignored when sent
+ * (RFC 7644 §3.3), as are extensions such as the enterprise User.
+ */
+const USER_ATTRIBUTES_NOT_KEPT = [
+  'nickName',
+  'profileUrl',
+  'title',
+  'userType',
+  'preferredLanguage',
+  'locale',
+  'timezone',
+  'password',
+  'phoneNumbers',
+  'ims',
+  'photos',
+  'addresses',
+  'groups',
+  'entitlements',
+  'roles',
+  'x509Certificates',
+  'name.honorificPrefix',
+  'name.honorificSuffix',
+  'emails.display',
+];
+
+/**
+ * Serves the User schema as Trove keeps it: the attributes above left out, `emails` (with its
+ * `value`) required, the rule a create or replace is held to (Trove needs an e-mail address), and
+ * an address's `type` free.
+ */
+function describeWhatIsKept(library: typeof SCIMMY): void {
+  const user = library.Schemas.User.definition;
+  user.truncate(...USER_ATTRIBUTES_NOT_KEPT);
+  for (const name of ['emails', 'emails.value']) {
+    (user.attribute(name).config as { required: boolean }).required = true;
+  }
+  // Trove keeps no address's type (it answers "work"): any is accepted, "Work" as Entra sends it.
+  (user.attribute('emails.type').config as { canonicalValues?: unknown }).canonicalValues = false;
 }
 
 /** SCIMMY reports a resource that fails its schema with a TypeError: a 400 for the client. */
@@ -226,7 +269,9 @@ export class ScimUsersService implements OnModuleInit {
       >[0],
     );
     await message.apply(current as never, async (patched: unknown) => {
-      await this.update(row, readInput(patched), groupId);
+      const input = readInput(patched);
+      // What the operations leave without an externalId has none: `remove externalId` clears it.
+      await this.update(row, { ...input, externalId: input.externalId ?? null }, groupId);
       return patched as never;
     });
     return toScimUser(await this.findOrFail(id, groupId), base, params.attributes);
@@ -376,17 +421,10 @@ function readInput(body: unknown): ScimUserInput {
     throw scimError(400, 'invalidValue', `userName must have 1 to ${TEXT_MAX_LENGTH} characters`);
   }
   const emails = resource.emails ?? [];
-  const email = (
-    emails.find((entry) => entry.primary)?.value ??
-    emails[0]?.value ??
-    (EMAIL_SHAPE.test(userName) ? userName : '')
-  ).trim();
+  const email = // The last one marked primary: a PATCH that adds a primary address appends it.
+    ((emails.findLast((entry) => entry.primary) ?? emails[0])?.value ?? '').trim();
   if (!EMAIL_SHAPE.test(email) || email.length > TEXT_MAX_LENGTH) {
-    throw scimError(
-      400,
-      'invalidValue',
-      'a user needs an e-mail address: in emails, or as a userName that is one',
-    );
+    throw scimError(400, 'invalidValue', 'a user needs an e-mail address in emails');
   }
   const parts = [resource.name?.givenName, resource.name?.middleName, resource.name?.familyName];
   const name = (
