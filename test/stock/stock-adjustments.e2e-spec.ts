@@ -147,15 +147,20 @@ describe('POST /api/v1/entities/{id}/stock/adjustments', () => {
         { quantity: 2, reason: 'r'.repeat(501) },
         { reason: 'reason must be shorter than or equal to 500 characters' },
       ],
+      [{ reason: 'why' }, { quantity: 'give quantity or change' }],
+      [{ quantity: -1, reason: 'why' }, { quantity: 'quantity must not be less than 0' }],
       [
-        { reason: 'why' },
+        { quantity: '2', reason: 'why' },
         {
           quantity:
             'quantity must not be greater than 1000000000; quantity must not be less than 0; ' +
-            'quantity must be a number (or give change)',
+            'quantity must be a number conforming to the specified constraints',
         },
       ],
-      [{ quantity: -1, reason: 'why' }, { quantity: 'quantity must not be less than 0' }],
+      [
+        { quantity: null, reason: 'why' },
+        { quantity: expect.stringContaining('quantity must be a number') },
+      ],
       [{ change: 0, reason: 'why' }, { change: 'change must not be 0' }],
       [
         { quantity: 1, change: 1, reason: 'why' },

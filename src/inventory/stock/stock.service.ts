@@ -170,6 +170,9 @@ export class StockService {
     entityId: string,
     dto: CreateStockAdjustmentDto,
   ): Promise<StockAdjustmentDto> {
+    if (dto.quantity === undefined && dto.change === undefined) {
+      throw ValidationFailedException.forField('quantity', 'give quantity or change');
+    }
     if (dto.quantity !== undefined && dto.change !== undefined) {
       throw ValidationFailedException.forField(
         'change',

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNumber, IsString, Length, Max, Min, NotEquals, ValidateIf } from 'class-validator';
+import { IsNumber, IsString, Length, Max, Min, NotEquals } from 'class-validator';
+import { IfPresent } from '../../../platform/http/validation/if-present.decorator.js';
 import { Trim } from '../../../platform/http/validation/trim.decorator.js';
 
 /** The largest quantity an adjustment sets or a change moves by. */
@@ -19,10 +20,8 @@ export class CreateStockAdjustmentDto {
     example: 2,
     description: 'The quantity it now has; give this or `change`',
   })
-  @ValidateIf(
-    (dto: CreateStockAdjustmentDto) => dto.quantity !== undefined || dto.change === undefined,
-  )
-  @IsNumber(NUMBER, { message: 'quantity must be a number (or give change)' })
+  @IfPresent()
+  @IsNumber(NUMBER)
   @Min(0)
   @Max(MAX_ADJUSTED_QUANTITY)
   quantity?: number;
@@ -33,7 +32,7 @@ export class CreateStockAdjustmentDto {
     example: -3,
     description: 'How many were added (negative: taken away); give this or `quantity`',
   })
-  @ValidateIf((dto: CreateStockAdjustmentDto) => dto.change !== undefined)
+  @IfPresent()
   @IsNumber(NUMBER)
   @NotEquals(0, { message: 'change must not be 0' })
   @Min(-MAX_ADJUSTED_QUANTITY)
