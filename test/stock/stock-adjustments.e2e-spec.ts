@@ -115,6 +115,21 @@ describe('POST /api/v1/entities/{id}/stock/adjustments', () => {
     expect(latest.changes).toHaveLength(2);
   });
 
+  it('takes a retry with the same Idempotency-Key once', async () => {
+    const rice = await createEntity(app.trove, owner, { name: 'Rice', quantity: 5 });
+    const send = () =>
+      as(app.trove, owner, 'post', adjustmentsPath(rice.id))
+        .set('Idempotency-Key', `rice-${rice.id}`)
+        .send({ change: -2, reason: 'dinner' });
+
+    const first = await send().expect(201);
+    const again = await send().expect(201);
+
+    expect(again.body).toEqual(first.body);
+    expect((await stored(rice.id)).quantity).toBe(3);
+    expect((await stored(rice.id)).adjustments).toHaveLength(1);
+  });
+
   it('brings the entity onto the low-stock list and alerts once it reaches its minimum', async () => {
     const milk = await createEntity(app.trove, owner, { name: 'Milk', quantity: 4 });
     await putStock(app.trove, owner, milk.id, { minQuantity: 2 });
