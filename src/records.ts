@@ -22,6 +22,7 @@ import { ReminderRunRecord } from './operations/reminders/reminder-run.record.js
 import { ScimIdentityRecord } from './identity/scim/scim-identity.record.js';
 import { WarrantyAnnouncementRecord } from './operations/reminders/warranty-announcement.record.js';
 import { EntityStockRecord } from './inventory/stock/entity-stock.record.js';
+import { StockAdjustmentRecord } from './inventory/stock/stock-adjustment.record.js';
 import { TagRecord } from './inventory/tags/tag.record.js';
 import { TemplateFieldRecord } from './inventory/templates/template-field.record.js';
 import { TemplateRecord } from './inventory/templates/template.record.js';
@@ -55,6 +56,7 @@ export const RECORDS = [
   EntityHistoryRecord,
   CheckoutRecord,
   EntityStockRecord,
+  StockAdjustmentRecord,
   OidcLogoutTokenRecord,
   ScimIdentityRecord,
 ];

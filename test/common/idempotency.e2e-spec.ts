@@ -18,6 +18,7 @@ const REUSED = {
 /** Every operation that creates something, each of which takes the header. */
 const CREATING_OPERATIONS = [
   'acceptInvitation',
+  'adjustEntityStock',
   'bulkChangeEntities',
   'checkOutEntity',
   'createApiKey',

@@ -65,6 +65,7 @@ describe('migrations', () => {
       'reminder_runs',
       'scim_identities',
       'server_secrets',
+      'stock_adjustments',
       'stock_alerts',
       'tag_match_counts',
       'tag_matches',

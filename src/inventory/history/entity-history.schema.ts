@@ -2,7 +2,7 @@ import type { DatabaseLogic } from '../../platform/database/schema/database-logi
 
 /**
  * `entity_history`: the history of every change to an entity and to what it holds (its fields,
- * tag links, attachments, stock settings and check-outs), written by statement triggers on those
+ * tag links, attachments, stock settings, stock adjustments and check-outs), written by statement triggers on those
  * tables in the transaction of the change, however it was made: each changed row becomes one
  * entry with its fields before and after, attributed to who made the change and through which
  * operation (`trove.actor` and `trove.operation`, set for every unit of work by
@@ -324,6 +324,18 @@ AS $function$
            RETURN NULL;
          END
          $function$`,
+    `CREATE OR REPLACE FUNCTION public.stock_adjustments_history_after_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+         BEGIN
+           PERFORM entity_history_write(ARRAY(SELECT ROW(e.group_id, e.id, e.name, 'update', entity_history_diff(NULL, a.v))::entity_history_change
+          FROM (SELECT entity_id, jsonb_object_agg('stock.adjustments.' || id, jsonb_build_object('quantityBefore', quantity_before, 'quantityAfter', quantity_after, 'reason', reason)) AS v
+   FROM new_rows GROUP BY entity_id) a
+          JOIN entities e ON e.id = a.entity_id));
+           RETURN NULL;
+         END
+         $function$`,
     `CREATE TRIGGER entities_history_after_insert AFTER INSERT ON public.entities REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION entities_history_after_insert()`,
     `CREATE TRIGGER entities_history_after_update AFTER UPDATE ON public.entities REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION entities_history_after_update()`,
     `CREATE TRIGGER entities_history_after_delete AFTER DELETE ON public.entities REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION entities_history_after_delete()`,
@@ -341,5 +353,6 @@ AS $function$
     `CREATE TRIGGER checkouts_history_after_insert AFTER INSERT ON public.checkouts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION checkouts_history_after_insert()`,
     `CREATE TRIGGER checkouts_history_after_update AFTER UPDATE ON public.checkouts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION checkouts_history_after_update()`,
     `CREATE TRIGGER checkouts_history_after_delete AFTER DELETE ON public.checkouts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION checkouts_history_after_delete()`,
+    `CREATE TRIGGER stock_adjustments_history_after_insert AFTER INSERT ON public.stock_adjustments REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION stock_adjustments_history_after_insert()`,
   ],
 };

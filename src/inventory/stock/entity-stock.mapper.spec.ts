@@ -4,6 +4,8 @@ import {
   toExpiringItem,
   toLowStockCsvRow,
   toLowStockItem,
+  toStockAdjustment,
+  toStockedItem,
 } from './entity-stock.mapper.js';
 
 describe('reorderOf', () => {
@@ -70,5 +72,48 @@ describe('stock listing mappers', () => {
       },
     );
     expect(toExpiringItem({ ...row, expiresOn: '2026-01-01', daysLeft: 0 }).expired).toBe(false);
+  });
+
+  it('builds a stocked item with its settings and whether it is low', () => {
+    expect(
+      toStockedItem({
+        ...row,
+        minQuantity: null,
+        reorderQuantity: 4,
+        expiresOn: '2027-03-31',
+        low: false,
+      }),
+    ).toEqual({
+      id: 'e1',
+      name: 'Coffee',
+      assetId: '000-012',
+      quantity: 1,
+      location: row.location,
+      minQuantity: null,
+      reorderQuantity: 4,
+      expiresOn: '2027-03-31',
+      low: false,
+    });
+  });
+
+  it('builds an adjustment, its time as ISO text', () => {
+    const createdAt = new Date('2026-11-28T10:00:00.000Z');
+    expect(
+      toStockAdjustment({
+        id: 'a1',
+        entityId: 'e1',
+        quantityBefore: 5,
+        quantityAfter: 2.5,
+        reason: 'used',
+        createdAt,
+      }),
+    ).toEqual({
+      id: 'a1',
+      entityId: 'e1',
+      quantityBefore: 5,
+      quantityAfter: 2.5,
+      reason: 'used',
+      createdAt: '2026-11-28T10:00:00.000Z',
+    });
   });
 });

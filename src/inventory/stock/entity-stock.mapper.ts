@@ -1,14 +1,18 @@
 import { formatAssetId } from '../entities/core/asset-id.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
+import type { StockAdjustmentDto } from './dto/stock-adjustment.dto.js';
 import type {
   ExpiringItemDto,
   LowStockItemDto,
+  StockedItem,
   StockListedEntityDto,
 } from './dto/stock-listing.dto.js';
 import type {
+  AdjustmentRow,
   ExpiringRow,
   ListedEntityRow,
   LowStockRow,
+  StockedRow,
   StockValues,
 } from './entity-stock.repository.js';
 
@@ -61,6 +65,23 @@ export const toExpiringItem = (row: ExpiringRow): ExpiringItemDto => ({
   expiresOn: row.expiresOn,
   expired: row.daysLeft < 0,
   daysLeft: row.daysLeft,
+});
+
+export const toStockedItem = (row: StockedRow): StockedItem => ({
+  ...toListed(row),
+  minQuantity: row.minQuantity,
+  reorderQuantity: row.reorderQuantity,
+  expiresOn: row.expiresOn,
+  low: row.low,
+});
+
+export const toStockAdjustment = (row: AdjustmentRow): StockAdjustmentDto => ({
+  id: row.id,
+  entityId: row.entityId,
+  quantityBefore: row.quantityBefore,
+  quantityAfter: row.quantityAfter,
+  reason: row.reason,
+  createdAt: row.createdAt.toISOString(),
 });
 
 /** The header of the low-stock CSV (the shopping list). */

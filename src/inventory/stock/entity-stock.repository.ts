@@ -5,10 +5,17 @@ import {
   CLAIM_ALERTS,
   DELETE_STOCK,
   EXPIRING,
+  EXPIRING_COUNT,
+  EXPIRING_PAGE,
   FIND_STOCK,
+  INSERT_ADJUSTMENT,
   LOW_STOCK,
+  LOW_STOCK_COUNT,
+  LOW_STOCK_PAGE,
   MARK_EXPIRY_ANNOUNCED,
   RECONCILE_LOW,
+  STOCKED_COUNT,
+  STOCKED_PAGE,
   UNANNOUNCED_EXPIRING,
   UPSERT_STOCK,
 } from './entity-stock.sql.js';
@@ -49,6 +56,29 @@ export interface ExpiringRow extends ListedEntityRow {
   daysLeft: number;
 }
 
+export interface StockedRow extends ListedEntityRow {
+  minQuantity: number | null;
+  reorderQuantity: number | null;
+  expiresOn: string | null;
+  low: boolean;
+}
+
+/** Some rows of a listing, and how many there are in all. */
+export interface RowPage<T> {
+  total: number;
+  rows: T[];
+}
+
+/** A stock adjustment as stored. */
+export interface AdjustmentRow {
+  id: string;
+  entityId: string;
+  quantityBefore: number;
+  quantityAfter: number;
+  reason: string;
+  createdAt: Date;
+}
+
 /** An expiry a daily reminder may announce. */
 export interface UnannouncedExpiry {
   groupId: string;
@@ -68,7 +98,7 @@ export interface ClaimedAlert {
   reorderQuantity: number | null;
 }
 
-/** The only code that reads or writes `entity_stock` and `stock_alerts`. */
+/** The only code that reads or writes `entity_stock`, `stock_alerts` and `stock_adjustments`. */
 @Injectable()
 export class EntityStockRepository {
   constructor(private readonly db: Database) {}
@@ -111,6 +141,65 @@ export class EntityStockRepository {
   /** Expiring on or before `until`, with days left counted from `today` (`YYYY-MM-DD`). */
   findExpiring(groupId: string, until: string, today: string): Promise<ExpiringRow[]> {
     return this.db.query<ExpiringRow>(EXPIRING, [groupId, until, today]);
+  }
+
+  /** Entities of the group with stock settings, by name: `limit` after the first `offset`. */
+  findStockedPage(groupId: string, limit: number, offset: number): Promise<RowPage<StockedRow>> {
+    return this.page<StockedRow>(STOCKED_COUNT, [groupId], STOCKED_PAGE, [limit, offset]);
+  }
+
+  /** A page of `findLow`. */
+  findLowPage(groupId: string, limit: number, offset: number): Promise<RowPage<LowStockRow>> {
+    return this.page<LowStockRow>(LOW_STOCK_COUNT, [groupId], LOW_STOCK_PAGE, [limit, offset]);
+  }
+
+  /** A page of `findExpiring`. */
+  findExpiringPage(
+    groupId: string,
+    until: string,
+    today: string,
+    limit: number,
+    offset: number,
+  ): Promise<RowPage<ExpiringRow>> {
+    return this.page<ExpiringRow>(EXPIRING_COUNT, [groupId, until], EXPIRING_PAGE, [
+      today,
+      limit,
+      offset,
+    ]);
+  }
+
+  /**
+   * Counts with `count` and `values`, then reads the page with `page` and `values` followed by
+   * `more` (whose last is the offset), unless it starts past the end.
+   */
+  private async page<T>(
+    count: string,
+    values: unknown[],
+    page: string,
+    more: unknown[],
+  ): Promise<RowPage<T>> {
+    const [{ total }] = await this.db.query<{ total: number }>(count, values);
+    const offset = more.at(-1) as number;
+    const rows = total > offset ? await this.db.query<T>(page, [...values, ...more]) : [];
+    return { total, rows };
+  }
+
+  /** Records an adjustment of an entity of the group, in the caller's unit of work. */
+  async insertAdjustment(
+    groupId: string,
+    entityId: string,
+    quantityBefore: number,
+    quantityAfter: number,
+    reason: string,
+  ): Promise<AdjustmentRow> {
+    const [row] = await this.db.query<AdjustmentRow>(INSERT_ADJUSTMENT, [
+      groupId,
+      entityId,
+      quantityBefore,
+      quantityAfter,
+      reason,
+    ]);
+    return row;
   }
 
   findUnannouncedExpiring(until: string): Promise<UnannouncedExpiry[]> {

@@ -83,6 +83,59 @@ export const EXPIRING = `WITH RECURSIVE listed AS (
   FROM listed l LEFT JOIN located ON located.seed = l.id
   ORDER BY l.expires_on, ${nameOrder('l')}`;
 
+/** How many entities of group `$1` `LOW_STOCK` lists. */
+export const LOW_STOCK_COUNT = `SELECT count(*)::int AS total
+  FROM entity_stock s JOIN entities e ON e.id = s.entity_id AND e.group_id = $1
+  WHERE s.group_id = $1 AND s.min_quantity IS NOT NULL AND NOT e.archived
+    AND e.quantity <= s.min_quantity`;
+
+/** A page of `LOW_STOCK`: `$2` rows after the first `$3`. */
+export const LOW_STOCK_PAGE = `${LOW_STOCK}
+  LIMIT $2 OFFSET $3`;
+
+/** How many entities of group `$1` `EXPIRING` lists for day `$2`. */
+export const EXPIRING_COUNT = `SELECT count(*)::int AS total
+  FROM entity_stock s JOIN entities e ON e.id = s.entity_id AND e.group_id = $1
+  WHERE s.group_id = $1 AND s.expires_on <= $2::date AND NOT e.archived`;
+
+/** A page of `EXPIRING`: `$4` rows after the first `$5`. */
+export const EXPIRING_PAGE = `${EXPIRING}
+  LIMIT $4 OFFSET $5`;
+
+/** How many entities of group `$1` that are not archived have stock settings. */
+export const STOCKED_COUNT = `SELECT count(*)::int AS total
+  FROM entity_stock s JOIN entities e ON e.id = s.entity_id AND e.group_id = $1
+  WHERE s.group_id = $1 AND NOT e.archived`;
+
+/**
+ * A page of the entities of group `$1` that are not archived and have stock settings, with their
+ * settings, whether they are low and where they are; by name, `$2` rows after the first `$3`.
+ */
+export const STOCKED_PAGE = `WITH RECURSIVE listed AS (
+    SELECT e.id, e.parent_id, e.name, e.asset_id, e.quantity, s.min_quantity, s.reorder_quantity,
+      s.expires_on
+    FROM entity_stock s JOIN entities e ON e.id = s.entity_id AND e.group_id = $1
+    WHERE s.group_id = $1 AND NOT e.archived
+    ORDER BY ${nameOrder('e')}
+    LIMIT $2 OFFSET $3
+  ),
+  ${located('$1')}
+  SELECT ${LISTED_COLUMNS}, l.min_quantity AS "minQuantity", l.reorder_quantity AS "reorderQuantity",
+    to_char(l.expires_on, 'YYYY-MM-DD') AS "expiresOn",
+    (l.min_quantity IS NOT NULL AND l.quantity <= l.min_quantity) AS low
+  FROM listed l LEFT JOIN located ON located.seed = l.id
+  ORDER BY ${nameOrder('l')}`;
+
+/**
+ * Records an adjustment of entity `$2` of group `$1` from quantity `$3` to `$4` for reason `$5`;
+ * the row as the API shows it.
+ */
+export const INSERT_ADJUSTMENT = `INSERT INTO stock_adjustments
+    (group_id, entity_id, quantity_before, quantity_after, reason)
+  VALUES ($1, $2, $3, $4, $5)
+  RETURNING id, entity_id AS "entityId", quantity_before AS "quantityBefore",
+    quantity_after AS "quantityAfter", reason, created_at AS "createdAt"`;
+
 /**
  * Entities of every group, not archived, that expire on or before day `$1` and whose expiry day
  * has not been announced: what the daily reminder lists. By group, expiry day, then name.

@@ -5,12 +5,14 @@ import {
   Get,
   HttpCode,
   Logger,
+  Post,
   Put,
   Query,
   Req,
   Res,
 } from '@nestjs/common';
 import {
+  ApiCreatedResponse,
   ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -26,7 +28,10 @@ import { CurrentUser } from '../../identity/auth/decorators/current-user.decorat
 import { sendCsv } from '../../platform/http/csv-download.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
 import { ApiUuidParam, UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
+import { Idempotent } from '../../platform/idempotency/idempotency.interceptor.js';
+import { CreateStockAdjustmentDto } from './dto/create-stock-adjustment.dto.js';
 import { EntityStockDto } from './dto/entity-stock.dto.js';
+import { StockAdjustmentDto } from './dto/stock-adjustment.dto.js';
 import { ListExpiringQueryDto } from './dto/list-expiring.query.dto.js';
 import { ExpiringItemDto, LowStockItemDto } from './dto/stock-listing.dto.js';
 import { UpdateEntityStockDto } from './dto/update-entity-stock.dto.js';
@@ -70,6 +75,28 @@ export class EntityStockController {
     @Body() dto: UpdateEntityStockDto,
   ): Promise<EntityStockDto> {
     return this.stock.replace(user, id, dto);
+  }
+
+  @Post(':id/stock/adjustments')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Adjust the quantity of an entity, with a reason',
+    description:
+      'Sets the quantity (`quantity`) or changes it by `change` (negative: taken away), exactly ' +
+      'one of them, never below 0, and keeps the reason: the entity’s history records the ' +
+      'quantity’s change and the adjustment (`stock.adjustments.<id>`: quantity before and ' +
+      'after, reason) as one entry. Bringing the quantity to or below the minimum alerts the ' +
+      'group, as any change of it does.',
+  })
+  @ApiUuidParam('id', 'Entity id')
+  @ApiCreatedResponse({ type: StockAdjustmentDto })
+  @ApiErrors(400, 404, 422)
+  adjustEntityStock(
+    @CurrentUser() user: AuthUser,
+    @UuidParam('id') id: string,
+    @Body() dto: CreateStockAdjustmentDto,
+  ): Promise<StockAdjustmentDto> {
+    return this.stock.adjust(user, id, dto);
   }
 
   @Delete(':id/stock')

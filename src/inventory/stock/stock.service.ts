@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { ValidationFailedException } from '../../platform/errors/validation-failed.exception.js';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthUser } from '../../identity/auth/auth-user.js';
 import type { CsvDownload } from '../../platform/http/csv-download.js';
@@ -8,7 +9,14 @@ import { EntitiesService } from '../entities/core/entities.service.js';
 import { addDays, dayIn } from '../../platform/calendar/calendar-day.js';
 import type { EntityStockDto } from './dto/entity-stock.dto.js';
 import { DEFAULT_EXPIRY_WINDOW_DAYS } from './dto/list-expiring.query.dto.js';
-import type { ExpiringItemDto, LowStockItemDto } from './dto/stock-listing.dto.js';
+import type { CreateStockAdjustmentDto } from './dto/create-stock-adjustment.dto.js';
+import type { StockAdjustmentDto } from './dto/stock-adjustment.dto.js';
+import type {
+  ExpiringItemDto,
+  LowStockItemDto,
+  StockedItem,
+  StockListPage,
+} from './dto/stock-listing.dto.js';
 import type { UpdateEntityStockDto } from './dto/update-entity-stock.dto.js';
 import {
   LOW_STOCK_CSV_HEADER,
@@ -17,6 +25,8 @@ import {
   toExpiringItem,
   toLowStockCsvRow,
   toLowStockItem,
+  toStockAdjustment,
+  toStockedItem,
 } from './entity-stock.mapper.js';
 import {
   EntityStockRepository,
@@ -108,6 +118,80 @@ export class StockService {
     const today = dayIn(this.config.get('reminders', { infer: true }).timeZone, now);
     const rows = await this.stock.findExpiring(user.groupId, addDays(today, within), today);
     return rows.map(toExpiringItem);
+  }
+
+  /** A page of the group's entities with stock settings (not archived), by name. */
+  async stocked(
+    user: AuthUser,
+    page: number,
+    pageSize: number,
+  ): Promise<StockListPage<StockedItem>> {
+    const found = await this.stock.findStockedPage(user.groupId, pageSize, (page - 1) * pageSize);
+    return { page, pageSize, total: found.total, items: found.rows.map(toStockedItem) };
+  }
+
+  /** A page of `low`. */
+  async lowPage(
+    user: AuthUser,
+    page: number,
+    pageSize: number,
+  ): Promise<StockListPage<LowStockItemDto>> {
+    const found = await this.stock.findLowPage(user.groupId, pageSize, (page - 1) * pageSize);
+    return { page, pageSize, total: found.total, items: found.rows.map(toLowStockItem) };
+  }
+
+  /** A page of `expiring`. */
+  async expiringPage(
+    user: AuthUser,
+    within: number,
+    page: number,
+    pageSize: number,
+    now = new Date(),
+  ): Promise<StockListPage<ExpiringItemDto>> {
+    const today = dayIn(this.config.get('reminders', { infer: true }).timeZone, now);
+    const found = await this.stock.findExpiringPage(
+      user.groupId,
+      addDays(today, within),
+      today,
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    return { page, pageSize, total: found.total, items: found.rows.map(toExpiringItem) };
+  }
+
+  /**
+   * Sets the quantity of an entity of the group (`quantity`), or changes it by `change`, and
+   * records the adjustment with its reason; the entity's history holds both as one change. A
+   * quantity brought to or below the minimum alerts the group, as any change of it does.
+   */
+  @Transactional()
+  async adjust(
+    user: AuthUser,
+    entityId: string,
+    dto: CreateStockAdjustmentDto,
+  ): Promise<StockAdjustmentDto> {
+    if (dto.quantity === undefined && dto.change === undefined) {
+      throw ValidationFailedException.forField('quantity', 'give quantity or change');
+    }
+    if (dto.quantity !== undefined && dto.change !== undefined) {
+      throw ValidationFailedException.forField(
+        'change',
+        'give either quantity or change, not both',
+      );
+    }
+    const entity = await this.entities.findOwned(user, entityId, { lock: true });
+    const before = entity.quantity;
+    const after = dto.quantity ?? before + (dto.change ?? 0);
+    if (after < 0) {
+      throw ValidationFailedException.forField(
+        'change',
+        `change would take the quantity below 0 (it is ${before})`,
+      );
+    }
+    await this.entities.setQuantity(user.groupId, entity.id, after);
+    return toStockAdjustment(
+      await this.stock.insertAdjustment(user.groupId, entity.id, before, after, dto.reason),
+    );
   }
 
   /**

@@ -108,6 +108,15 @@ export class EntitiesService implements OnModuleInit {
     await this.changes.publish(groupId, 'entity.mutation');
   }
 
+  /**
+   * Sets the quantity of an entity of the group, in the caller's unit of work (which found and
+   * locked it): a stock adjustment.
+   */
+  async setQuantity(groupId: string, id: string, quantity: number): Promise<void> {
+    await this.entities.setQuantity(groupId, id, quantity);
+    await this.changes.publish(groupId, 'entity.mutation');
+  }
+
   /** Adds custom fields to an entity, each at the position it has. */
   async insertFields(entityId: string, fields: EntityFieldValues[]): Promise<void> {
     await this.fields.insertFields(entityId, fields);

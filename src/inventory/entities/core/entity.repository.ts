@@ -120,6 +120,10 @@ export class EntityRepository extends OwnedRepository<EntityRecord> {
     await this.db.repository(EntityRecord).update({ id, groupId }, { name });
   }
 
+  async setQuantity(groupId: string, id: string, quantity: number): Promise<void> {
+    await this.db.repository(EntityRecord).update({ id, groupId }, { quantity });
+  }
+
   /**
    * Deletes an entity of the group (its fields, tag links, attachments and maintenance go with
    * it); the caller holds the group's tag tree (`TagsService.holdTree`).

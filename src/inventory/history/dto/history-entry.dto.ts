@@ -53,7 +53,8 @@ export class HistoryChangeDto {
     description:
       'The entity’s field as the API names it (`name`, `parentId`, `tagIds`, …), ' +
       '`fields.<name>` for a custom field, `attachments.<id>` for an attachment, ' +
-      '`stock.<name>` for stock settings, `checkouts.<id>` for a check-out',
+      '`stock.<name>` for stock settings, `stock.adjustments.<id>` for a stock adjustment ' +
+      '(quantity before and after, reason), `checkouts.<id>` for a check-out',
     example: 'quantity',
   })
   field: string;

@@ -61,3 +61,20 @@ export class ExpiringItemDto extends StockListedEntityDto {
   })
   daysLeft: number;
 }
+
+/** An entity with stock settings, as the console's list of stocked items shows it. */
+export interface StockedItem extends StockListedEntityDto {
+  minQuantity: number | null;
+  reorderQuantity: number | null;
+  expiresOn: string | null;
+  /** Whether it is at or below its minimum. */
+  low: boolean;
+}
+
+/** A page of one of the stock listings, and how many there are in all. */
+export interface StockListPage<T> {
+  page: number;
+  pageSize: number;
+  total: number;
+  items: T[];
+}

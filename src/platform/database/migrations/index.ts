@@ -28,6 +28,7 @@ import { StoreIdempotentAnswersWithChanges1795221390000 } from './1795221390000-
 import { PairAttachmentTokensWithSessions1795221540000 } from './1795221540000-PairAttachmentTokensWithSessions.js';
 import { RefuseAssetIdsPastTheLargest1795221600000 } from './1795221600000-RefuseAssetIdsPastTheLargest.js';
 import { KeepTagValuesByTheirOwnTrigger1795221660000 } from './1795221660000-KeepTagValuesByTheirOwnTrigger.js';
+import { CreateStockAdjustments1795221720000 } from './1795221720000-CreateStockAdjustments.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -60,4 +61,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PairAttachmentTokensWithSessions1795221540000,
   RefuseAssetIdsPastTheLargest1795221600000,
   KeepTagValuesByTheirOwnTrigger1795221660000,
+  CreateStockAdjustments1795221720000,
 ];

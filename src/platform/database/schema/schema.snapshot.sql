@@ -197,6 +197,8 @@ CREATE TRIGGER entity_types_location_tree_after_update AFTER UPDATE ON public.en
 
 CREATE TRIGGER group_memberships_credentials_changed AFTER INSERT OR DELETE OR UPDATE ON public.group_memberships FOR EACH ROW EXECUTE FUNCTION trove_notify_credential_user();
 
+CREATE TRIGGER stock_adjustments_history_after_insert AFTER INSERT ON public.stock_adjustments REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION stock_adjustments_history_after_insert();
+
 CREATE TRIGGER tag_matches_counts_after_delete AFTER DELETE ON public.tag_matches REFERENCING OLD TABLE AS old_matches FOR EACH STATEMENT EXECUTE FUNCTION tag_match_counts_after_delete();
 
 CREATE TRIGGER tag_matches_counts_after_insert AFTER INSERT ON public.tag_matches REFERENCING NEW TABLE AS new_matches FOR EACH STATEMENT EXECUTE FUNCTION tag_match_counts_after_insert();
@@ -927,6 +929,19 @@ AS $function$
            DO UPDATE SET tree = v.tree + tree_step, totals = v.totals + 1 - tree_step;
        END
        $function$;
+
+CREATE OR REPLACE FUNCTION public.stock_adjustments_history_after_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+         BEGIN
+           PERFORM entity_history_write(ARRAY(SELECT ROW(e.group_id, e.id, e.name, 'update', entity_history_diff(NULL, a.v))::entity_history_change
+          FROM (SELECT entity_id, jsonb_object_agg('stock.adjustments.' || id, jsonb_build_object('quantityBefore', quantity_before, 'quantityAfter', quantity_after, 'reason', reason)) AS v
+   FROM new_rows GROUP BY entity_id) a
+          JOIN entities e ON e.id = a.entity_id));
+           RETURN NULL;
+         END
+         $function$;
 
 CREATE OR REPLACE FUNCTION public.tag_match_counts_after_delete()
  RETURNS trigger
