@@ -34,7 +34,7 @@ export interface ConsolePageResult {
 export interface ConsoleFixtures {
   /** Items lent out (to a named borrower), some of them overdue. */
   lent: number;
-  /** Items with a minimum, at or below it. */
+  /** Items with a minimum, at or below it (half of them expiring, from 10 days ago on). */
   low: number;
 }
 
@@ -84,8 +84,11 @@ export async function prepareConsoleFixtures(
      WHERE group_id = $1 AND abs(hashtext(id::text)) % 3 = 0`,
     [session.groupId],
   );
-  for (const id of stock) {
-    await send(baseUrl, session, 'PUT', `/api/v1/entities/${id}/stock`, { minimum: 5 });
+  for (const [k, id] of stock.entries()) {
+    await send(baseUrl, session, 'PUT', `/api/v1/entities/${id}/stock`, {
+      minQuantity: 5,
+      ...(k % 2 === 0 ? { expiresOn: day((k % 40) - 10) } : {}),
+    });
   }
   return { lent: lend.length, low: stock.length };
 }
@@ -107,6 +110,16 @@ export function consolePagePairs(words: { search: string }, itemIds: string[]): 
       name: `desk: find ${words.search}`,
       page: [`/console?find=${words.search}`],
       api: [`/api/v1/entities?q=${words.search}&page=1&pageSize=20`],
+    },
+    {
+      name: 'stock: shopping list',
+      page: ['/console/stock?list=low'],
+      api: ['/api/v1/stock/low'],
+    },
+    {
+      name: 'stock: expiring',
+      page: ['/console/stock?list=expiring&within=30'],
+      api: ['/api/v1/stock/expiring?within=30'],
     },
     {
       name: 'desk: an item',

@@ -32,10 +32,15 @@ describe('console screenshots', () => {
   const app = useTestApp({ TROVE_ADMIN_EMAILS: ADMIN_EMAIL });
   let owner: Session;
   let drill: { id: string; assetId: string };
+  let batteries: { id: string };
   const shots: Shot[] = [
     { name: 'desk', path: () => '/console' },
     { name: 'desk-overdue', path: () => '/console?list=overdue' },
     { name: 'item', path: () => `/console/items/${drill.id}` },
+    { name: 'stock', path: () => '/console/stock' },
+    { name: 'stock-shopping-list', path: () => '/console/stock?list=low' },
+    { name: 'stock-expiring', path: () => '/console/stock?list=expiring&within=30' },
+    { name: 'stock-item', path: () => `/console/stock/items/${batteries.id}` },
   ];
 
   beforeAll(async () => {
@@ -57,6 +62,22 @@ describe('console screenshots', () => {
     await checkOut(app.trove, owner, ladder.id, { borrower: 'Facilities', dueOn: FUTURE });
     const late = await checkOut(app.trove, owner, projector.id, { borrower: 'Marketing' });
     await makeOverdue(app.trove, late.id);
+    batteries = await createEntity(app.trove, owner, { name: 'AA batteries', quantity: 12 });
+    const gloves = await createEntity(app.trove, owner, { name: 'Nitrile gloves', quantity: 40 });
+    const sanitiser = await createEntity(app.trove, owner, { name: 'Hand sanitiser', quantity: 3 });
+    const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    for (const [item, stock] of [
+      [batteries, { minQuantity: 8, reorderQuantity: 24 }],
+      [gloves, { minQuantity: 20, expiresOn: soon }],
+      [sanitiser, { minQuantity: 2, expiresOn: '2026-01-31' }],
+    ] as const) {
+      await as(app.trove, owner, 'put', `/api/v1/entities/${item.id}/stock`)
+        .send(stock)
+        .expect(200);
+    }
+    await as(app.trove, owner, 'post', `/api/v1/entities/${batteries.id}/stock/adjustments`)
+      .send({ change: -5, reason: 'Used for the wireless keyboards' })
+      .expect(201);
   });
 
   let browser: ChromiumSession | undefined;
