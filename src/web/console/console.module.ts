@@ -3,7 +3,10 @@ import { AccountsModule } from '../../identity/accounts/accounts.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
 import { CheckoutsModule } from '../../inventory/checkouts/checkouts.module.js';
+import { EntityBulkModule } from '../../inventory/entities/bulk/entity-bulk.module.js';
 import { EntityViewsModule } from '../../inventory/entities/views/entity-views.module.js';
+import { TagsModule } from '../../inventory/tags/tags.module.js';
+import { BulkController } from './bulk.controller.js';
 import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { DeskController } from './desk.controller.js';
@@ -14,8 +17,16 @@ import { DeskController } from './desk.controller.js';
  * services as the API.
  */
 @Module({
-  imports: [UsersModule, GroupsModule, AccountsModule, CheckoutsModule, EntityViewsModule],
-  controllers: [ConsoleAssetsController, DeskController],
+  imports: [
+    UsersModule,
+    GroupsModule,
+    AccountsModule,
+    CheckoutsModule,
+    EntityViewsModule,
+    EntityBulkModule,
+    TagsModule,
+  ],
+  controllers: [ConsoleAssetsController, DeskController, BulkController],
   providers: [ConsoleFrames],
 })
 export class ConsoleModule {}
