@@ -34,7 +34,7 @@ describe('bulk changes (/console/bulk)', () => {
       '/console/bulk/apply',
       asForm(hiddenFieldsOf(preview.text, '/console/bulk/apply')),
     ).expect(303);
-    return apply.headers.location as string;
+    return apply.headers.location;
   }
 
   /** Previews the form, then applies the preview as its Apply button would. */
@@ -46,7 +46,7 @@ describe('bulk changes (/console/bulk)', () => {
       '/console/bulk/apply',
       asForm(hiddenFieldsOf(preview.text, '/console/bulk/apply')),
     ).expect(303);
-    return { preview, location: apply.headers.location as string };
+    return { preview, location: apply.headers.location };
   }
 
   beforeAll(async () => {

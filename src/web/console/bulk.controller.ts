@@ -108,14 +108,14 @@ function flatten(nodes: EntityTreeNodeDto[], depth = 0, into: LocationOption[] =
   return into;
 }
 
-const shown = (value: unknown): string =>
-  value === true
-    ? 'yes'
-    : value === false
-      ? 'no'
-      : value === '' || value == null
-        ? '(none)'
-        : String(value);
+/** A value as the preview shows it: yes or no, "(none)" for nothing. */
+function shown(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' || typeof value === 'number') {
+    return value === '' ? '(none)' : String(value);
+  }
+  return '(none)';
+}
 
 /** What the change does to one entity, and the bulk API's argument for it. */
 interface ReadChange {
