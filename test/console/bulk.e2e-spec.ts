@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { as, createEntity, useTestApp } from '../support/api.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
@@ -257,6 +258,7 @@ describe('bulk changes (/console/bulk)', () => {
     it('names what is wrong, and changes nothing', async () => {
       const before = await storedEntities(app.trove, owner.groupId);
       const base = { location: garage.id, selection: 'matching' };
+      const tooMany = Array.from({ length: 1001 }, () => randomUUID());
       const cases: [string, Record<string, string | string[]>, string][] = [
         ['preview', { ...base, action: 'explode' }, 'action: action must be one of move'],
         ['preview', { ...base, action: 'move', parentId: '' }, 'parentId: choose a location'],
@@ -296,6 +298,12 @@ describe('bulk changes (/console/bulk)', () => {
           expect(textOf(response.text)).toContain(problem);
         }
       }
+      // More ids than a form may carry fields (a page ticks at most 50) is refused whole.
+      await postBulk(app.trove, owner, '/console/bulk/preview', {
+        selection: 'chosen',
+        ids: tooMany,
+        action: 'archive',
+      }).expect(413);
       const badQuery = await getPage(app.trove, owner, '/console/bulk?tags=fragile').expect(422);
       expect(textOf(badQuery.text)).toContain('tags: tags must be UUIDs: fragile is not one');
       expect(await storedEntities(app.trove, owner.groupId)).toEqual(before);
