@@ -3,8 +3,11 @@ import { AccountsModule } from '../../identity/accounts/accounts.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
 import { CheckoutsModule } from '../../inventory/checkouts/checkouts.module.js';
+import { EntityBulkModule } from '../../inventory/entities/bulk/entity-bulk.module.js';
 import { EntityViewsModule } from '../../inventory/entities/views/entity-views.module.js';
 import { StockModule } from '../../inventory/stock/stock.module.js';
+import { TagsModule } from '../../inventory/tags/tags.module.js';
+import { BulkController } from './bulk.controller.js';
 import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { DeskController } from './desk.controller.js';
@@ -23,8 +26,10 @@ import { StockPagesController } from './stock.controller.js';
     CheckoutsModule,
     EntityViewsModule,
     StockModule,
+    EntityBulkModule,
+    TagsModule,
   ],
-  controllers: [ConsoleAssetsController, DeskController, StockPagesController],
+  controllers: [ConsoleAssetsController, DeskController, StockPagesController, BulkController],
   providers: [ConsoleFrames],
 })
 export class ConsoleModule {}

@@ -12,5 +12,6 @@ import { EntityBulkService } from './entity-bulk.service.js';
   imports: [EntityCoreModule, TagsModule, EntityTypesModule, StoredFilesModule],
   controllers: [EntityBulkController],
   providers: [EntityBulkService, EntityBulkRepository],
+  exports: [EntityBulkService],
 })
 export class EntityBulkModule {}

@@ -12,6 +12,7 @@ import {
   PATH,
   SUMMARY,
   TREE_ROWS,
+  matchingIdsOf,
   pageOfViews,
 } from './entity-view.sql.js';
 
@@ -61,6 +62,16 @@ export class EntityViewRepository {
     // Prepared: its text depends on which filters are given, not on their values, and its plan
     // neither (each filter's matches are found by index first).
     return this.db.prepared<EntityViewRow & { total: number }>(sql, params);
+  }
+
+  /** The ids of the group's entities that pass `filter`, in `order`, at most `limit`. */
+  async matchingIds(filter: EntityFilter, order: string, limit: number): Promise<string[]> {
+    const params = [...filter.params, limit];
+    const rows = await this.db.prepared<{ id: string }>(
+      matchingIdsOf(filter, order, `$${params.length}`),
+      params,
+    );
+    return rows.map((row) => row.id);
   }
 
   /** The ids of the group's entities with this asset id, by name. */

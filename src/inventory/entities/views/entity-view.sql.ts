@@ -213,6 +213,18 @@ export const pageOfViews = (
   ORDER BY seed.position`;
 };
 
+/**
+ * The ids of the entities that pass `filter` (over its rows joined to `entity_types t`), in
+ * `order`, at most `limit` (a parameter) of them.
+ */
+export const matchingIdsOf = (
+  filter: Pick<EntityFilter, 'from' | 'where'>,
+  order: string,
+  limit: string,
+): string =>
+  `SELECT e.id FROM ${filter.from} JOIN entity_types t ON t.id = e.entity_type_id
+  WHERE ${filter.where} ORDER BY ${order} LIMIT ${limit}::bigint`;
+
 /** The ids of the entities of group `$1` with asset id `$2`, by name. */
 export const IDS_BY_ASSET_ID = `SELECT e.id FROM entities e WHERE e.group_id = $1 AND e.asset_id = $2
   ORDER BY ${nameOrder('e')}`;

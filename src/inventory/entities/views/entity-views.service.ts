@@ -97,6 +97,24 @@ export class EntityViewsService {
     );
   }
 
+  /**
+   * The ids of the group's entities the list's filters match (`query` without its paging), in
+   * its order, and with `among` only those of these ids: at most `limit` of them.
+   */
+  matchingIds(
+    user: AuthUser,
+    query: ListEntitiesQueryDto,
+    limit: number,
+    among?: string[],
+  ): Promise<string[]> {
+    const filter = buildEntityFilter(user.groupId, query);
+    if (among !== undefined) {
+      filter.params.push(among);
+      filter.where += ` AND e.id = ANY($${filter.params.length}::uuid[])`;
+    }
+    return this.entities.matchingIds(filter, entityOrder(query.orderBy), limit);
+  }
+
   /** Every entity of the group with this asset id (items, locations and archived), by name. */
   async findByAssetId(
     user: AuthUser,
