@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../../identity/auth/auth.module.js';
 import { AccountsModule } from '../../identity/accounts/accounts.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
 import { CheckoutsModule } from '../../inventory/checkouts/checkouts.module.js';
 import { EntityViewsModule } from '../../inventory/entities/views/entity-views.module.js';
+import { AccountController } from './account.controller.js';
 import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { DeskController } from './desk.controller.js';
@@ -14,8 +16,15 @@ import { DeskController } from './desk.controller.js';
  * services as the API.
  */
 @Module({
-  imports: [UsersModule, GroupsModule, AccountsModule, CheckoutsModule, EntityViewsModule],
-  controllers: [ConsoleAssetsController, DeskController],
+  imports: [
+    AuthModule,
+    UsersModule,
+    GroupsModule,
+    AccountsModule,
+    CheckoutsModule,
+    EntityViewsModule,
+  ],
+  controllers: [ConsoleAssetsController, DeskController, AccountController],
   providers: [ConsoleFrames],
 })
 export class ConsoleModule {}
