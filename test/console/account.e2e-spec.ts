@@ -100,6 +100,8 @@ describe('your account (/console/account)', () => {
       );
       expect(expires[0].expires_at.getTime() - Date.now()).toBeGreaterThan(29 * 86400_000);
 
+      const reopened = await getPage(app.trove, user, '/console/account/api-keys').expect(303);
+      expect(reopened.headers.location).toBe('/console/account');
       const again = await getPage(app.trove, user, '/console/account').expect(200);
       expect(again.text).not.toContain(secret!);
       expect(tableRows(again.text).at(-1)?.[0]).toBe('nightly export');

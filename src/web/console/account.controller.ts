@@ -63,6 +63,12 @@ export class AccountController {
     );
   }
 
+  /** The address the new key's answer was at, opened again: the account page, without it. */
+  @Get('api-keys')
+  apiKeysAgain(@Res({ passthrough: true }) response: Response): void {
+    response.redirect(303, CONSOLE_PATHS.account);
+  }
+
   /** Creates the key and answers the page with its secret, this once (never in an address). */
   @Post('api-keys')
   @HttpCode(200)
