@@ -146,6 +146,27 @@ describe('a sign-out ends the attachment token issued with the session', () => {
     await otherFeed.close();
   });
 
+  it('DELETE /users/self/sessions/:id from another session ends the pair and closes its sockets', async () => {
+    const pair = await signIn(app.trove, owner.email, owner.password);
+    const other = await signIn(app.trove, owner.email, owner.password);
+    await warm(pair);
+    const feed = await listenWith(pair.attachmentToken);
+    const bySession = await openFeed(app.trove.baseUrl, {
+      headers: { Authorization: pair.authorization },
+    });
+
+    await app.trove.http
+      .delete(`/api/v1/users/self/sessions/${jwtId(pair.authorization.replace(/^Bearer /, ''))}`)
+      .set('Authorization', other.authorization)
+      .expect(204);
+
+    expect(await feed.closed).toEqual(REVOKED);
+    expect(await bySession.closed).toEqual(REVOKED);
+    await expectEnded(pair);
+    expect(await storedTokens(pair)).toEqual([]);
+    await expectValid(other);
+  });
+
   it('the attachment token cannot log out, nor can another user end the pair', async () => {
     const pair = await signIn(app.trove, owner.email, owner.password);
     const stranger = await signUp(app.trove, { name: 'Eve' });

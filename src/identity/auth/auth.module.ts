@@ -11,6 +11,7 @@ import { JwtStrategy } from './jwt.strategy.js';
 import { LoginAttemptRepository } from './login-attempt.repository.js';
 import { LoginThrottleService } from './login-throttle.service.js';
 import { PasswordsService } from './passwords.service.js';
+import { SelfSessionsController } from './self-sessions.controller.js';
 import { ServerSecretRepository } from './server-secret.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
 import { SessionRepository } from './session.repository.js';
@@ -24,7 +25,7 @@ import { VerifiedCredentials } from './verified-credentials.js';
  */
 @Module({
   imports: [PassportModule],
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysController, SelfSessionsController],
   providers: [
     ServerSecretsService,
     PasswordsService,

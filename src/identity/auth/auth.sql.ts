@@ -59,3 +59,24 @@ export const DELETE_SESSION_PAIR = `DELETE FROM auth_tokens WHERE id = $1 OR ses
 export const DELETE_USER_TOKENS = `DELETE FROM auth_tokens
   WHERE user_id = $1 AND id <> ALL($2::uuid[])
     AND (session_id IS NULL OR session_id <> ALL($2::uuid[]))`;
+
+/**
+ * The unexpired sessions of user `$1` (not the attachment tokens issued with them), newest
+ * first.
+ */
+export const USER_SESSIONS = `SELECT t.id, t.created_at, t.expires_at, t.single_sign_on
+  FROM auth_tokens t
+  WHERE t.user_id = $1 AND t.session_id IS NULL AND t.expires_at > now()
+    AND EXISTS (SELECT 1 FROM auth_roles r WHERE r.token_id = t.id AND r.role = 'user')
+  ORDER BY t.created_at DESC, t.id`;
+
+/**
+ * Deletes the unexpired session `$1` of user `$2` and the attachment token issued with it,
+ * answering both rows' ids; nothing when `$1` is not a session of that user.
+ */
+export const DELETE_OWN_SESSION_PAIR = `DELETE FROM auth_tokens
+  WHERE (id = $1 OR session_id = $1) AND EXISTS (
+    SELECT 1 FROM auth_tokens s
+    WHERE s.id = $1 AND s.user_id = $2 AND s.session_id IS NULL AND s.expires_at > now()
+      AND EXISTS (SELECT 1 FROM auth_roles r WHERE r.token_id = s.id AND r.role = 'user'))
+  RETURNING id`;

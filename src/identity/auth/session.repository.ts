@@ -5,10 +5,12 @@ import { AuthRoleRecord } from './auth-role.record.js';
 import { AuthTokenRecord } from './auth-token.record.js';
 import {
   DELETE_EXPIRED_TOKENS,
+  DELETE_OWN_SESSION_PAIR,
   DELETE_PROVIDER_SESSION_TOKENS,
   DELETE_SESSION_PAIR,
   DELETE_SINGLE_SIGN_ON_TOKENS,
   DELETE_USER_TOKENS,
+  USER_SESSIONS,
 } from './auth.sql.js';
 
 export interface StoredToken {
@@ -28,6 +30,14 @@ export interface StoredToken {
 export interface SessionOrigin {
   singleSignOn: boolean;
   providerSessionId: string | null;
+}
+
+/** A session as its user sees it in their list. */
+export interface StoredSession {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  singleSignOn: boolean;
 }
 
 /** The only code that writes the `auth_tokens` and `auth_roles` tables. */
@@ -56,6 +66,31 @@ export class SessionRepository {
       singleSignOn: token?.singleSignOn ?? false,
       providerSessionId: token?.providerSessionId ?? null,
     };
+  }
+
+  /** The user's unexpired sessions (without their attachment tokens), newest first. */
+  async findSessionsOf(userId: string): Promise<StoredSession[]> {
+    const rows = await this.db.query<{
+      id: string;
+      created_at: Date;
+      expires_at: Date;
+      single_sign_on: boolean;
+    }>(USER_SESSIONS, [userId]);
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      singleSignOn: row.single_sign_on,
+    }));
+  }
+
+  /**
+   * Deletes the user's unexpired session and the attachment token issued with it, in one
+   * statement; returns the ids of the rows that went (none when it is not the user's session).
+   */
+  async deleteOwnSession(userId: string, id: string): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(DELETE_OWN_SESSION_PAIR, [id, userId]);
+    return rows.map((row) => row.id);
   }
 
   /**

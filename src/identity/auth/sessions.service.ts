@@ -1,11 +1,12 @@
 import { createSecretKey, type KeyObject, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import jwt from 'jsonwebtoken';
 import { sha256 } from './sha256.js';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import type { AuthIdentity } from './auth-user.js';
+import type { SessionDto } from './dto/session.dto.js';
 import { IdentityRepository } from './identity.repository.js';
 import { ServerSecretsService } from './server-secrets.service.js';
 import { SessionRepository, type SessionOrigin } from './session.repository.js';
@@ -238,6 +239,29 @@ export class SessionsService {
     for (const id of await this.sessions.deleteSession(tokenId)) {
       this.verified.forgetCredential(id);
     }
+  }
+
+  /** The caller's unexpired sessions, newest first, the one making the call marked `current`. */
+  async listOwn(caller: AuthIdentity): Promise<SessionDto[]> {
+    const current = caller.credential.kind === 'session' ? caller.credential.tokenId : undefined;
+    return (await this.sessions.findSessionsOf(caller.id)).map((session) => ({
+      id: session.id,
+      createdAt: session.createdAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
+      signIn: session.singleSignOn ? 'singleSignOn' : 'password',
+      current: session.id === current,
+    }));
+  }
+
+  /**
+   * Ends one of the caller's sessions as logout does (with its attachment token, on every
+   * instance, closing the change-feed sockets opened with either); 404 for an id that is not an
+   * unexpired session of the caller.
+   */
+  async revokeOwn(caller: AuthIdentity, sessionId: string): Promise<void> {
+    const ended = await this.sessions.deleteOwnSession(caller.id, sessionId);
+    if (ended.length === 0) throw new NotFoundException(`session ${sessionId} not found`);
+    for (const id of ended) this.verified.forgetCredential(id);
   }
 
   /**

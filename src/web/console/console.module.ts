@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../../identity/auth/auth.module.js';
 import { AccountsModule } from '../../identity/accounts/accounts.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
@@ -8,6 +9,7 @@ import { EntityViewsModule } from '../../inventory/entities/views/entity-views.m
 import { StockModule } from '../../inventory/stock/stock.module.js';
 import { TagsModule } from '../../inventory/tags/tags.module.js';
 import { BulkController } from './bulk.controller.js';
+import { AccountController } from './account.controller.js';
 import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { DeskController } from './desk.controller.js';
@@ -20,6 +22,7 @@ import { StockPagesController } from './stock.controller.js';
  */
 @Module({
   imports: [
+    AuthModule,
     UsersModule,
     GroupsModule,
     AccountsModule,
@@ -29,7 +32,13 @@ import { StockPagesController } from './stock.controller.js';
     EntityBulkModule,
     TagsModule,
   ],
-  controllers: [ConsoleAssetsController, DeskController, StockPagesController, BulkController],
+  controllers: [
+    ConsoleAssetsController,
+    DeskController,
+    StockPagesController,
+    BulkController,
+    AccountController,
+  ],
   providers: [ConsoleFrames],
 })
 export class ConsoleModule {}
