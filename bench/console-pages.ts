@@ -122,6 +122,11 @@ export function consolePagePairs(words: { search: string }, itemIds: string[]): 
       api: ['/api/v1/stock/expiring?within=30'],
     },
     {
+      name: `bulk: choose ${words.search}`,
+      page: [`/console/bulk?q=${words.search}`],
+      api: [`/api/v1/entities?q=${words.search}&page=1&pageSize=50`],
+    },
+    {
       name: 'desk: an item',
       page: itemIds.map((id) => `/console/items/${id}`),
       api: itemIds.map((id) => `/api/v1/entities/${id}/checkouts`),

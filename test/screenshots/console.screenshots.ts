@@ -10,6 +10,7 @@ import {
 } from '../support/chromium.js';
 import { signUp, signUpMember, type Session } from '../support/factories.js';
 import { checkOut, createEntity, FUTURE, makeOverdue } from '../checkouts/checkout-helpers.js';
+import { createLocation } from '../console/bulk-helpers.js';
 import { signInWithForm } from '../console/console-browser.js';
 
 /**
@@ -33,6 +34,7 @@ describe('console screenshots', () => {
   let owner: Session;
   let drill: { id: string; assetId: string };
   let batteries: { id: string };
+  let shelf: { id: string };
   const shots: Shot[] = [
     { name: 'desk', path: () => '/console' },
     { name: 'desk-overdue', path: () => '/console?list=overdue' },
@@ -41,6 +43,9 @@ describe('console screenshots', () => {
     { name: 'stock-shopping-list', path: () => '/console/stock?list=low' },
     { name: 'stock-expiring', path: () => '/console/stock?list=expiring&within=30' },
     { name: 'stock-item', path: () => `/console/stock/items/${batteries.id}` },
+    { name: 'bulk', path: () => '/console/bulk' },
+    { name: 'bulk-chosen', path: () => `/console/bulk?location=${shelf.id}` },
+    { name: 'account', path: () => '/console/account' },
   ];
 
   beforeAll(async () => {
@@ -75,6 +80,14 @@ describe('console screenshots', () => {
         .send(stock)
         .expect(200);
     }
+    const room = await createLocation(app.trove, owner, 'Store room');
+    shelf = await createLocation(app.trove, owner, 'Shelf B', room.id);
+    for (const name of ['Extension lead', 'HDMI cable', 'USB-C charger', 'Label printer']) {
+      await createEntity(app.trove, owner, { name, parentId: shelf.id });
+    }
+    await as(app.trove, owner, 'post', '/api/v1/users/self/api-keys')
+      .send({ name: 'Inventory script' })
+      .expect(201);
     await as(app.trove, owner, 'post', `/api/v1/entities/${batteries.id}/stock/adjustments`)
       .send({ change: -5, reason: 'Used for the wireless keyboards' })
       .expect(201);
