@@ -65,23 +65,21 @@ function changeItem(frame: ConsoleFrame, entry: HistoryEntryDto): SafeHtml {
   const fields =
     entry.changes.length === 0
       ? html`<p class="muted">No field changed.</p>`
-      : html`<div class="table">
-          <table class="change-fields">
-            <caption class="visually-hidden">
-              Fields of ${entry.entityName} ${kind} at ${whenText(entry.changedAt)}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>`;
+      : html`<table class="change-fields">
+          <caption class="visually-hidden">
+            Fields of ${entry.entityName} ${kind} at ${whenText(entry.changedAt)}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${rows}
+          </tbody>
+        </table>`;
   return html`<li class="change">
     <p>
       <time datetime="${entry.changedAt}">${whenText(entry.changedAt)}</time> ·

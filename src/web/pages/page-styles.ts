@@ -159,6 +159,7 @@ body.console { display: block; padding: 0; }
 .console dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0.5rem 0; }
 .console dt { color: var(--muted); }
 .console dd { margin: 0; }
+.console .change-fields td { overflow-wrap: anywhere; }
 .console .change-fields td:first-child { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .console .scan video { width: 100%; max-width: 24rem; border-radius: 8px; display: block; margin-top: 0.5rem; }
 .console .visually-hidden {
