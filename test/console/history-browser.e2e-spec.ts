@@ -45,9 +45,7 @@ describe('the history in Chromium', () => {
     await page.waitForURL(`**/console/history?entity=${drill.id}`);
     expect(await page.textContent('h1')).toBe('History');
     expect(await page.locator('li.change > p').allInnerTexts()).toEqual([
-      expect.stringMatching(
-        / · Grace updated Cordless drill \(PUT \/api\/v1\/entities\/\{id\}\)/,
-      ),
+      expect.stringMatching(/ · Grace updated Cordless drill \(PUT \/api\/v1\/entities\/\{id\}\)/),
       expect.stringMatching(/ · Ada created Drill \(POST \/api\/v1\/entities\)/),
     ]);
     expect((await newestFields(browser)).map((row) => row.split('\t'))).toEqual([
