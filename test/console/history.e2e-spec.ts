@@ -218,4 +218,41 @@ describe('the history (/console/history)', () => {
       await getPage(app.trove, viewer, `/console/history.csv?entity=${theirs.id}`).expect(404);
     });
   });
+
+  describe('many changes', () => {
+    it('pages the list and sends every change in the CSV, read in batches', async () => {
+      const bulk = '11111111-2222-4333-8444-555555555555';
+      await app.trove.query(
+        `INSERT INTO entity_history
+           (group_id, entity_id, entity_name, transaction_id, actor_id, actor, operation, action,
+            changes)
+         SELECT $1, $2, 'Bulk', 900000000 + g, NULL,
+                '{"type":"system","id":null,"name":"Trove","apiKey":null,"issuer":null}',
+                'system', 'update',
+                jsonb_build_object('quantity', jsonb_build_object('before', g, 'after', g + 1))
+         FROM generate_series(1, 1201) g ORDER BY g`,
+        [owner.groupId, bulk],
+      );
+      const second = await getPage(app.trove, owner, `/console/history?entity=${bulk}&page=2`);
+      expect(textOf(second.text)).toContain('Page 2 of 49 · 1201 in all');
+      expect(changesOf(second.text).map((change) => change.fields[0])).toEqual(
+        Array.from({ length: 25 }, (_, index) => {
+          const before = 1201 - 25 - index;
+          return ['quantity', String(before), String(before + 1)];
+        }),
+      );
+      const csv = await getPage(app.trove, owner, `/console/history.csv?entity=${bulk}`).expect(
+        200,
+      );
+      const records = csv.text.trim().split('\n');
+      expect(records).toHaveLength(1202);
+      expect(records.slice(1).map((record) => record.split(',').slice(1, 9).join(','))).toEqual(
+        Array.from(
+          { length: 1201 },
+          (_, index) =>
+            `Trove,Bulk,${bulk},updated,system,quantity,${1201 - index},${1202 - index}`,
+        ),
+      );
+    });
+  });
 });
