@@ -81,6 +81,19 @@ describe('GET /api/v1/audit', () => {
       expect((await audit(owner, '?since=2000-01-01&until=2000-01-02')).items).toEqual([]);
     });
 
+    it('filters by kind of change, with the other filters', async () => {
+      const updates = await audit(owner, '?action=update');
+      expect(updates.items.map((entry) => [entry.entityName, entry.action])).toEqual([
+        ['Ladder', 'update'],
+      ]);
+      expect(updates.total).toBe(1);
+      const created = await audit(owner, `?action=create&actorId=${member.id}`);
+      expect(created.items.map((entry) => [entry.entityName, entry.action])).toEqual([
+        ['Hammer', 'create'],
+      ]);
+      expect((await audit(owner, `?action=delete&entityId=${first.id}`)).total).toBe(0);
+    });
+
     it('purges changes older than TROVE_AUDIT_RETENTION_DAYS', async () => {
       const old = await createEntity(app.trove, owner, 'Old radio');
       await app.trove.query(
@@ -102,6 +115,11 @@ describe('GET /api/v1/audit', () => {
         ['?since=2026-02-01&until=2026-01-01', 'until', 'until must not be before since'],
         ['?actorId=42', 'actorId', 'actorId must be a UUID'],
         ['?entityId=x', 'entityId', 'entityId must be a UUID'],
+        [
+          '?action=moved',
+          'action',
+          'action must be one of the following values: create, update, delete',
+        ],
         ['?pageSize=1000', 'pageSize', 'pageSize must not be greater than 500'],
       ]) {
         const response = await as(app.trove, owner, 'get', `/api/v1/audit${query}`);

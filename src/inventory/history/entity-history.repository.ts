@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../platform/database/database.js';
 import type { HistoryAction, StoredActor } from './entity-history.record.js';
 import {
+  AUDIT_BATCH,
   AUDIT_COUNT,
   AUDIT_PAGE,
   ENTITY_HISTORY_COUNT,
@@ -35,6 +36,12 @@ export interface AuditFilter {
   until: Date | null;
   actorId: string | null;
   entityId: string | null;
+  action: HistoryAction | null;
+}
+
+/** A history row of a download batch, with its place in the order to continue from. */
+export interface HistoryBatchRow extends HistoryRow {
+  seq: string;
 }
 
 /** The only code that reads or deletes `entity_history` rows (the triggers write them). */
@@ -59,14 +66,24 @@ export class EntityHistoryRepository {
     limit: number,
     offset: number,
   ): Promise<HistoryPage> {
-    const { since, until, actorId, entityId } = filter;
-    return this.page(
-      AUDIT_COUNT,
-      AUDIT_PAGE,
-      [groupId, since, until, actorId, entityId],
+    return this.page(AUDIT_COUNT, AUDIT_PAGE, auditValues(groupId, filter), limit, offset);
+  }
+
+  /**
+   * Up to `limit` of the group's changes that pass the filter, newest first, starting below
+   * `beforeSeq` (the last row's `seq` of the batch before; null for the first batch).
+   */
+  batchOfGroup(
+    groupId: string,
+    filter: AuditFilter,
+    beforeSeq: string | null,
+    limit: number,
+  ): Promise<HistoryBatchRow[]> {
+    return this.db.query<HistoryBatchRow>(AUDIT_BATCH, [
+      ...auditValues(groupId, filter),
+      beforeSeq,
       limit,
-      offset,
-    );
+    ]);
   }
 
   /** How many rows match, and the page of them (none past the end). */
@@ -88,4 +105,10 @@ export class EntityHistoryRepository {
     const [row] = await this.db.query<{ purged: number }>(PURGE_BATCH, [cutOff, batch]);
     return row?.purged ?? 0;
   }
+}
+
+/** The audit statements' first parameters ($1–$6). */
+function auditValues(groupId: string, filter: AuditFilter): unknown[] {
+  const { since, until, actorId, entityId, action } = filter;
+  return [groupId, since, until, actorId, entityId, action];
 }

@@ -9,5 +9,6 @@ import { AuditController, EntityHistoryController } from './history.controller.j
   imports: [EntityCoreModule],
   controllers: [EntityHistoryController, AuditController],
   providers: [EntityHistoryRepository, EntityHistoryService],
+  exports: [EntityHistoryService],
 })
 export class HistoryModule {}

@@ -1,18 +1,20 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../../identity/auth/auth.module.js';
 import { AccountsModule } from '../../identity/accounts/accounts.module.js';
+import { AuthModule } from '../../identity/auth/auth.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
 import { CheckoutsModule } from '../../inventory/checkouts/checkouts.module.js';
 import { EntityBulkModule } from '../../inventory/entities/bulk/entity-bulk.module.js';
 import { EntityViewsModule } from '../../inventory/entities/views/entity-views.module.js';
+import { HistoryModule } from '../../inventory/history/history.module.js';
 import { StockModule } from '../../inventory/stock/stock.module.js';
 import { TagsModule } from '../../inventory/tags/tags.module.js';
-import { BulkController } from './bulk.controller.js';
 import { AccountController } from './account.controller.js';
+import { BulkController } from './bulk.controller.js';
 import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { DeskController } from './desk.controller.js';
+import { HistoryPageController } from './history.controller.js';
 import { StockPagesController } from './stock.controller.js';
 
 /**
@@ -29,6 +31,7 @@ import { StockPagesController } from './stock.controller.js';
     CheckoutsModule,
     EntityViewsModule,
     StockModule,
+    HistoryModule,
     EntityBulkModule,
     TagsModule,
   ],
@@ -36,6 +39,7 @@ import { StockPagesController } from './stock.controller.js';
     ConsoleAssetsController,
     DeskController,
     StockPagesController,
+    HistoryPageController,
     BulkController,
     AccountController,
   ],

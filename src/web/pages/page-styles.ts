@@ -160,6 +160,7 @@ body.console { display: block; padding: 0; }
 .console dt { color: var(--muted); }
 .console dd { margin: 0; }
 .console ul.plain { list-style: none; margin: 0; padding: 0; }
+.console .change-fields td { overflow-wrap: anywhere; }
 .console .change-fields td:first-child { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .console .scan video { width: 100%; max-width: 24rem; border-radius: 8px; display: block; margin-top: 0.5rem; }
 .console .visually-hidden {

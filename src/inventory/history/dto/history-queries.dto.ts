@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { toIntegerQuery } from '../../../platform/http/validation/query-values.js';
+import { HISTORY_ACTIONS, type HistoryAction } from '../entity-history.record.js';
 
 /** Paging of the history: page 1 and 50 entries unless asked. */
 export class HistoryPageQueryDto {
@@ -48,4 +49,13 @@ export class AuditQueryDto extends HistoryPageQueryDto {
   @IsOptional()
   @IsUUID('all')
   entityId?: string;
+
+  @ApiPropertyOptional({
+    enum: HISTORY_ACTIONS,
+    enumName: 'HistoryAction',
+    description: 'Changes of this kind: the entity created, updated or deleted',
+  })
+  @IsOptional()
+  @IsIn(HISTORY_ACTIONS)
+  action?: HistoryAction;
 }
