@@ -122,6 +122,16 @@ export function consolePagePairs(words: { search: string }, itemIds: string[]): 
       api: ['/api/v1/stock/expiring?within=30'],
     },
     {
+      name: 'history: the group',
+      page: ['/console/history'],
+      api: ['/api/v1/audit?page=1&pageSize=25'],
+    },
+    {
+      name: 'history: updates',
+      page: ['/console/history?kind=update'],
+      api: ['/api/v1/audit?action=update&page=1&pageSize=25'],
+    },
+    {
       name: `bulk: choose ${words.search}`,
       page: [`/console/bulk?q=${words.search}`],
       api: [`/api/v1/entities?q=${words.search}&page=1&pageSize=50`],

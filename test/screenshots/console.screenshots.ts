@@ -43,6 +43,8 @@ describe('console screenshots', () => {
     { name: 'stock-shopping-list', path: () => '/console/stock?list=low' },
     { name: 'stock-expiring', path: () => '/console/stock?list=expiring&within=30' },
     { name: 'stock-item', path: () => `/console/stock/items/${batteries.id}` },
+    { name: 'history', path: () => '/console/history' },
+    { name: 'history-item', path: () => `/console/history?entity=${batteries.id}` },
     { name: 'bulk', path: () => '/console/bulk' },
     { name: 'bulk-chosen', path: () => `/console/bulk?location=${shelf.id}` },
     { name: 'account', path: () => '/console/account' },
