@@ -35,6 +35,11 @@ export class AdminService {
     return user !== null && this.users.isInstanceAdmin(user);
   }
 
+  /** The name of the user of this id, if any. */
+  async nameOf(userId: string): Promise<string | undefined> {
+    return (await this.users.findById(userId))?.name;
+  }
+
   /** A page of every user, by name, with how many groups each belongs to. */
   async listUsers(query: AdminListQueryDto): Promise<AdminUserPageDto> {
     const page = query.page ?? 1;
