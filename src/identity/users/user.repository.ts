@@ -99,6 +99,10 @@ export class UserRepository {
     await this.db.repository(UserRecord).delete({ id });
   }
 
+  async setSuperuser(id: string, isSuperuser: boolean): Promise<void> {
+    await this.db.repository(UserRecord).update({ id }, { isSuperuser });
+  }
+
   async setPasswordHash(id: string, passwordHash: string): Promise<void> {
     await this.db.repository(UserRecord).update({ id }, { passwordHash });
   }

@@ -205,6 +205,11 @@ export class UsersService {
     await this.sessions.revokeAllForUser(user.id, keep);
   }
 
+  /** Sets or clears the user's superuser flag (an instance administrator by their provider). */
+  async setSuperuser(userId: string, isSuperuser: boolean): Promise<void> {
+    await this.users.setSuperuser(userId, isSuperuser);
+  }
+
   /** Stores a new password hash for the user (sessions are the caller's to revoke). */
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.users.setPasswordHash(userId, passwordHash);
