@@ -122,6 +122,7 @@ export interface RouteEntry {
   userScope: boolean;
   roles: string[];
   attachmentToken: boolean;
+  instanceAdmin?: boolean;
 }
 
 /** Where each controller class of `src/` is declared, by class name. */
@@ -140,6 +141,7 @@ export async function findControllerFiles(root: string): Promise<Map<string, str
 
 function access(route: RouteEntry): string {
   if (route.public) return 'public';
+  if (route.instanceAdmin) return 'instance administrators';
   if (route.userScope) return 'own account';
   const roles = route.roles.join(', ');
   return route.attachmentToken ? `${roles}; attachment token` : roles;
@@ -162,7 +164,8 @@ export function renderRoutes(routes: RouteEntry[], controllerFiles: Map<string, 
     '',
     wrap(
       'Every route of the API with the controller method that answers it, by file, and who may ' +
-        "call it (`public`, the caller's `own account`, or the group roles admitted). " +
+        "call it (`public`, `instance administrators`, the caller's `own account`, or the group " +
+        'roles admitted). ' +
         'Generated from the route snapshot (`test/auth/route-declarations.snapshot.json`) by ' +
         '`npm run docs`; a test fails while it is stale. The change feed ' +
         '(`GET /api/v1/ws/events`) is a WebSocket gateway, `src/web/change-feed/change-feed.gateway.ts`.',

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './identity/accounts/accounts.module.js';
+import { AdminModule } from './identity/admin/admin.module.js';
 import { AuthModule } from './identity/auth/auth.module.js';
 import { CurrenciesModule } from './identity/currencies/currencies.module.js';
 import { ExpiredCredentialsModule } from './identity/expired-credentials/expired-credentials.module.js';
@@ -86,6 +87,7 @@ export class AppModule {
         PasswordResetsModule,
         OidcModule,
         ScimModule,
+        AdminModule,
         ExpiredCredentialsModule,
         // inventory
         EntitiesModule,

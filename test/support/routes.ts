@@ -1,6 +1,7 @@
 import { RequestMethod, VERSION_NEUTRAL, type INestApplication } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, VERSION_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
+import { INSTANCE_ADMIN_KEY } from '../../src/identity/admin/instance-admin.decorator.js';
 import { ALLOW_ATTACHMENT_TOKEN_KEY } from '../../src/identity/auth/decorators/allow-attachment-token.decorator.js';
 import { IS_PUBLIC_KEY } from '../../src/identity/auth/decorators/public.decorator.js';
 import { ROLES_KEY } from '../../src/identity/auth/decorators/roles.decorator.js';
@@ -18,6 +19,8 @@ export interface RouteDeclaration {
   /** Group roles admitted (empty for public and user-scope routes). */
   roles: GroupRole[];
   attachmentToken: boolean;
+  /** For instance administrators only (present only then). */
+  instanceAdmin?: true;
 }
 
 const join = (...parts: string[]): string =>
@@ -58,6 +61,7 @@ export function collectRoutes(app: INestApplication): RouteDeclaration[] {
           userScope,
           roles: isPublic || userScope ? [] : requiredRoles(method, read<GroupRole[]>(ROLES_KEY)),
           attachmentToken: read<boolean>(ALLOW_ATTACHMENT_TOKEN_KEY) === true,
+          ...(read<boolean>(INSTANCE_ADMIN_KEY) === true ? { instanceAdmin: true as const } : {}),
         });
       }
     }

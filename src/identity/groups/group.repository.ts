@@ -1,9 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../../platform/database/advisory-lock.js';
+import { containsPattern } from '../../platform/database/contains-pattern.js';
 import { Database } from '../../platform/database/database.js';
 import { GroupMembershipRecord } from './group-membership.record.js';
 import type { GroupRole } from '../auth/group-role.js';
 import { GroupRecord } from './group.record.js';
+import { GROUP_COUNT, GROUP_PAGE, MEMBERSHIP_COUNTS } from './group.sql.js';
+
+/** A group as an instance administrator's list shows it. */
+export interface GroupListing {
+  id: string;
+  name: string;
+  createdAt: Date;
+  /** How many members it has. */
+  members: number;
+}
 
 /** The only code that reads or writes the `groups` and `group_memberships` tables. */
 @Injectable()
@@ -44,6 +55,35 @@ export class GroupRepository {
       relations: { group: true },
       order: { group: { name: 'ASC', id: 'ASC' } },
     });
+  }
+
+  /**
+   * A page of every group, by name: those whose name contains `search` when given; with how
+   * many match in all.
+   */
+  async findPage(
+    search: string | undefined,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: GroupListing[]; total: number }> {
+    const pattern = search === undefined ? null : containsPattern(search);
+    const rows = await this.db.query<GroupListing & { total: number }>(GROUP_PAGE, [
+      pattern,
+      pageSize,
+      (page - 1) * pageSize,
+    ]);
+    const total = rows.length > 0 ? rows[0].total : await this.db.count(GROUP_COUNT, [pattern]);
+    return { items: rows.map(({ total: _total, ...group }) => group), total };
+  }
+
+  /** How many groups each of these users belongs to (0 for those of none). */
+  async membershipCounts(userIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.db.query<{ userId: string; groups: number }>(MEMBERSHIP_COUNTS, [
+      userIds,
+    ]);
+    const counts = new Map(userIds.map((id) => [id, 0]));
+    for (const row of rows) counts.set(row.userId, row.groups);
+    return counts;
   }
 
   insert(name: string): Promise<GroupRecord> {

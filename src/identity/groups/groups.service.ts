@@ -15,7 +15,7 @@ import type { GroupMembershipRecord } from './group-membership.record.js';
 import type { GroupRole } from '../auth/group-role.js';
 import type { GroupRecord } from './group.record.js';
 import { toGroupDto } from './group.mapper.js';
-import { GroupRepository } from './group.repository.js';
+import { GroupRepository, type GroupListing } from './group.repository.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
 import { GroupLifecycle, type GroupSeedOptions, type KeptGroupFiles } from './group-lifecycle.js';
 
@@ -98,6 +98,20 @@ export class GroupsService {
   /** The ids of the user's groups, the one joined first first. */
   async groupIdsOf(userId: string): Promise<string[]> {
     return this.groups.groupIdsOf(userId);
+  }
+
+  /** A page of every group of the instance, by name (an instance administrator's list). */
+  async listAll(
+    search: string | undefined,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: GroupListing[]; total: number }> {
+    return this.groups.findPage(search, page, pageSize);
+  }
+
+  /** How many groups each of these users belongs to. */
+  async membershipCounts(userIds: string[]): Promise<Map<string, number>> {
+    return userIds.length === 0 ? new Map() : this.groups.membershipCounts(userIds);
   }
 
   /** A group by id (one the caller knows exists, such as an invitation's). */

@@ -34,7 +34,9 @@ export class OidcAccountsService {
 
   /**
    * `sharedRole` is the user's role in the shared group, when one is configured. A disabled
-   * user is refused (and nothing they would have been linked to or joined is kept).
+   * user is refused (and nothing they would have been linked to or joined is kept). With
+   * provider groups mapped to `admin`, the user is an instance administrator from now on exactly
+   * when they are in one of them (Homebox's superuser flag).
    */
   @Transactional()
   async signIn(identity: OidcIdentity, sharedRole: GroupRole | undefined): Promise<OidcSignedIn> {
@@ -47,6 +49,11 @@ export class OidcAccountsService {
       throw new OidcSignInRefused(`user ${user.id} is disabled`, 'account_disabled');
     }
     if (sharedRole) await this.joinSharedGroup(user.id, sharedRole);
+    const adminGroups = this.settings.adminGroups;
+    if (adminGroups.length > 0) {
+      const admin = identity.groups.some((group) => adminGroups.includes(group));
+      await this.users.setSuperuser(user.id, admin);
+    }
     return { id: user.id };
   }
 

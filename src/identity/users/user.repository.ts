@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { advisoryLock } from '../../platform/database/advisory-lock.js';
+import { containsPattern } from '../../platform/database/contains-pattern.js';
 import { Database } from '../../platform/database/database.js';
 import { UserRecord } from './user.record.js';
-import { KEEP_DEFAULT_GROUP_AMONG, SET_DISABLED, SUMMARIES, UPDATE_SETTINGS } from './user.sql.js';
+import {
+  KEEP_DEFAULT_GROUP_AMONG,
+  SET_DISABLED,
+  SUMMARIES,
+  UPDATE_SETTINGS,
+  USER_COUNT,
+  USER_PAGE,
+} from './user.sql.js';
 
 export type UserValues = Pick<
   UserRecord,
@@ -24,6 +32,12 @@ export interface UserSummary {
   email: string;
   /** The account is disabled: it cannot sign in and its credentials are refused. */
   disabled: boolean;
+}
+
+/** A user as an instance administrator's list shows them. */
+export interface UserListing extends UserSummary {
+  isSuperuser: boolean;
+  createdAt: Date;
 }
 
 /** The only code that reads or writes the `users` table. */
@@ -53,6 +67,25 @@ export class UserRepository {
     return this.db.query<UserSummary>(SUMMARIES, [ids]);
   }
 
+  /**
+   * A page of every user (of every group), by name: those whose name or e-mail address contains
+   * `search` when given; with how many match in all.
+   */
+  async findPage(
+    search: string | undefined,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: UserListing[]; total: number }> {
+    const pattern = search === undefined ? null : containsPattern(search);
+    const rows = await this.db.query<UserListing & { total: number }>(USER_PAGE, [
+      pattern,
+      pageSize,
+      (page - 1) * pageSize,
+    ]);
+    const total = rows.length > 0 ? rows[0].total : await this.db.count(USER_COUNT, [pattern]);
+    return { items: rows.map(({ total: _total, ...user }) => user), total };
+  }
+
   insert(values: UserValues): Promise<UserRecord> {
     const repository = this.db.repository(UserRecord);
     return repository.save(repository.create(values));
@@ -64,6 +97,10 @@ export class UserRepository {
 
   async delete(id: string): Promise<void> {
     await this.db.repository(UserRecord).delete({ id });
+  }
+
+  async setSuperuser(id: string, isSuperuser: boolean): Promise<void> {
+    await this.db.repository(UserRecord).update({ id }, { isSuperuser });
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<void> {

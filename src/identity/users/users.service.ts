@@ -20,7 +20,7 @@ import { GroupsService } from '../groups/groups.service.js';
 import type { ChangePasswordDto, UpdateSelfDto, UserDto } from './dto/user.dto.js';
 import { toUserDto } from './user.mapper.js';
 import type { UserRecord } from './user.record.js';
-import { UserRepository, type UserSummary } from './user.repository.js';
+import { UserRepository, type UserListing, type UserSummary } from './user.repository.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
 
 /** The client settings object: at most 64 KiB as JSON, nesting at most 16 levels. */
@@ -205,6 +205,11 @@ export class UsersService {
     await this.sessions.revokeAllForUser(user.id, keep);
   }
 
+  /** Sets or clears the user's superuser flag (an instance administrator by their provider). */
+  async setSuperuser(userId: string, isSuperuser: boolean): Promise<void> {
+    await this.users.setSuperuser(userId, isSuperuser);
+  }
+
   /** Stores a new password hash for the user (sessions are the caller's to revoke). */
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.users.setPasswordHash(userId, passwordHash);
@@ -257,6 +262,18 @@ export class UsersService {
   isInstanceAdmin(user: { email: string; isSuperuser: boolean }): boolean {
     const admins = this.config.get('options', { infer: true }).adminEmails;
     return user.isSuperuser || admins.includes(user.email.toLowerCase());
+  }
+
+  /**
+   * A page of every user of the instance, by name (an instance administrator's list): those whose
+   * name or e-mail address contains `search` when given.
+   */
+  async listAll(
+    search: string | undefined,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: UserListing[]; total: number }> {
+    return this.users.findPage(search, page, pageSize);
   }
 
   /** The id, name, e-mail and disabled state of these users, by name (then id). */

@@ -104,6 +104,11 @@ export interface TroveConfig {
     sharedGroup: string;
     /** Provider group to role in the shared group. */
     roleMapping: Record<string, 'owner' | 'user' | 'viewer'>;
+    /**
+     * Provider groups whose members are instance administrators (`<group>=admin` in the role
+     * mapping); empty leaves the superuser flag as it is.
+     */
+    adminGroups: string[];
     stateExpiryMs: number;
     requestTimeoutMs: number;
     /** Post-logout redirect URI for RP-initiated logout; empty: sign-out stays local. */
@@ -187,6 +192,13 @@ const splitList = (text: string): string[] =>
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
+
+/** The `<group>=<role>` pairs of TROVE_OIDC_ROLE_MAPPING, trimmed. */
+const roleMappingPairs = (value: string): [string, string][] =>
+  splitList(value).map((pair) => {
+    const [group, role] = pair.split('=').map((part) => part.trim());
+    return [group, role];
+  });
 
 function packageVersion(): string {
   const file = path.join(import.meta.dirname, '..', '..', '..', 'package.json');
@@ -308,11 +320,13 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       linkByEmail: env.TROVE_OIDC_LINK_BY_EMAIL,
       sharedGroup: env.TROVE_OIDC_SHARED_GROUP.trim(),
       roleMapping: Object.fromEntries(
-        splitList(env.TROVE_OIDC_ROLE_MAPPING).map((pair) => {
-          const [group, role] = pair.split('=').map((part) => part.trim());
-          return [group, role as 'owner' | 'user' | 'viewer'];
-        }),
+        roleMappingPairs(env.TROVE_OIDC_ROLE_MAPPING)
+          .filter(([, role]) => role !== 'admin')
+          .map(([group, role]) => [group, role as 'owner' | 'user' | 'viewer']),
       ),
+      adminGroups: roleMappingPairs(env.TROVE_OIDC_ROLE_MAPPING)
+        .filter(([, role]) => role === 'admin')
+        .map(([group]) => group),
       stateExpiryMs: env.TROVE_OIDC_STATE_EXPIRY * 1000,
       requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
       logoutRedirect: env.TROVE_OIDC_LOGOUT_REDIRECT.trim(),

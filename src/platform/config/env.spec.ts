@@ -133,3 +133,17 @@ describe('SCIM settings', () => {
     expect(env.TROVE_SCIM_TOKEN).toBe('x'.repeat(32));
   });
 });
+
+describe('TROVE_OIDC_ROLE_MAPPING', () => {
+  it('maps provider groups to roles in the shared group, and to instance administrators', () => {
+    const config = loadConfig({
+      TROVE_OIDC_ROLE_MAPPING: ' it-staff=owner , it-staff=admin, auditors=viewer,root=admin',
+    });
+    expect(config.oidc.roleMapping).toEqual({ 'it-staff': 'owner', auditors: 'viewer' });
+    expect(config.oidc.adminGroups).toEqual(['it-staff', 'root']);
+    expect(loadConfig({}).oidc.adminGroups).toEqual([]);
+    expect(problemsOf({ TROVE_OIDC_ROLE_MAPPING: 'it=root' })).toEqual([
+      'TROVE_OIDC_ROLE_MAPPING: must be a comma-separated list of <group>=<owner|user|viewer|admin> (got "it=root")',
+    ]);
+  });
+});

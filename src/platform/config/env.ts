@@ -540,10 +540,14 @@ export class EnvironmentVariables {
   @Matches(/\S/, { message: 'is required when TROVE_SCIM_TOKEN is set' })
   TROVE_OIDC_SHARED_GROUP = '';
 
-  /** Provider group to role in the shared group, e.g. `it-admins=owner,staff=user,auditors=viewer`. */
-  @Matches(/^$|^\s*[^=,]+=(owner|user|viewer)\s*(,\s*[^=,]+=(owner|user|viewer)\s*)*$/, {
-    message: 'must be a comma-separated list of <group>=<owner|user|viewer>',
-  })
+  /**
+   * Provider group to role in the shared group, e.g. `it-admins=owner,staff=user,auditors=viewer`;
+   * `<group>=admin` makes the members of that provider group instance administrators.
+   */
+  @Matches(
+    /^$|^\s*[^=,]+=(owner|user|viewer|admin)\s*(,\s*[^=,]+=(owner|user|viewer|admin)\s*)*$/,
+    { message: 'must be a comma-separated list of <group>=<owner|user|viewer|admin>' },
+  )
   TROVE_OIDC_ROLE_MAPPING = '';
 
   /** Seconds a sign-in at the provider may take (state, nonce and PKCE verifier live this long). */

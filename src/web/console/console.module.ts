@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../../identity/accounts/accounts.module.js';
+import { AdminModule } from '../../identity/admin/admin.module.js';
 import { AuthModule } from '../../identity/auth/auth.module.js';
+import { CurrenciesModule } from '../../identity/currencies/currencies.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
 import { CheckoutsModule } from '../../inventory/checkouts/checkouts.module.js';
@@ -10,6 +12,7 @@ import { HistoryModule } from '../../inventory/history/history.module.js';
 import { StockModule } from '../../inventory/stock/stock.module.js';
 import { TagsModule } from '../../inventory/tags/tags.module.js';
 import { AccountController } from './account.controller.js';
+import { AdminPagesController } from './admin.controller.js';
 import { BulkController } from './bulk.controller.js';
 import { ConsoleAssetsController } from './console-assets.controller.js';
 import { ConsoleFrames } from './console-frames.service.js';
@@ -28,6 +31,8 @@ import { StockPagesController } from './stock.controller.js';
     UsersModule,
     GroupsModule,
     AccountsModule,
+    AdminModule,
+    CurrenciesModule,
     CheckoutsModule,
     EntityViewsModule,
     StockModule,
@@ -41,6 +46,7 @@ import { StockPagesController } from './stock.controller.js';
     StockPagesController,
     HistoryPageController,
     BulkController,
+    AdminPagesController,
     AccountController,
   ],
   providers: [ConsoleFrames],

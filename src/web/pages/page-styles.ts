@@ -143,7 +143,7 @@ body.console { display: block; padding: 0; }
 .console .inline { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; }
 .console .inline > * { flex: 1 1 12rem; }
 .console .inline > button { flex: 0 0 auto; }
-.console .table { overflow-x: auto; }
+.console .table { overflow-x: auto; position: relative; }
 .console td form { margin: 0; }
 .console .tabs { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0 1rem; padding: 0; list-style: none; }
 .console .tabs a { padding: 0.3rem 0.7rem; border: 1px solid var(--border); border-radius: 999px; text-decoration: none; }
@@ -170,5 +170,7 @@ body.console { display: block; padding: 0; }
 @media (max-width: 40rem) {
   .console main { margin: 0; border-radius: 0; border-left: 0; border-right: 0; padding: 1rem; }
   .console .bar .who { margin-left: 0; width: 100%; }
+  .console dl { grid-template-columns: 1fr; }
+  .console dd { margin-bottom: 0.4rem; overflow-wrap: anywhere; }
 }
 `;
