@@ -47,6 +47,9 @@ describe('console screenshots', () => {
     { name: 'history-item', path: () => `/console/history?entity=${batteries.id}` },
     { name: 'bulk', path: () => '/console/bulk' },
     { name: 'bulk-chosen', path: () => `/console/bulk?location=${shelf.id}` },
+    { name: 'admin', path: () => '/console/admin' },
+    { name: 'admin-users', path: () => '/console/admin/users' },
+    { name: 'admin-groups', path: () => '/console/admin/groups' },
     { name: 'account', path: () => '/console/account' },
   ];
 
@@ -87,6 +90,12 @@ describe('console screenshots', () => {
     for (const name of ['Extension lead', 'HDMI cable', 'USB-C charger', 'Label printer']) {
       await createEntity(app.trove, owner, { name, parentId: shelf.id });
     }
+    await as(app.trove, owner, 'post', '/api/v1/groups/invitations')
+      .send({ uses: 1, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() })
+      .expect(201);
+    const leaver = await signUpMember(app.trove, owner, 'viewer');
+    await as(app.trove, owner, 'post', `/api/v1/admin/users/${leaver.id}/disable`).expect(204);
+    await signUp(app.trove, { name: 'Workshop team' });
     await as(app.trove, owner, 'post', '/api/v1/users/self/api-keys')
       .send({ name: 'Inventory script' })
       .expect(201);
