@@ -92,7 +92,7 @@ describe('console screenshots', () => {
     }
     await as(app.trove, owner, 'post', '/api/v1/groups/invitations')
       .send({ uses: 1, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() })
-      .expect(201);
+      .expect(200);
     const leaver = await signUpMember(app.trove, owner, 'viewer');
     await as(app.trove, owner, 'post', `/api/v1/admin/users/${leaver.id}/disable`).expect(204);
     await signUp(app.trove, { name: 'Workshop team' });
