@@ -2,7 +2,13 @@ import type { ApiKeyCreatedDto, ApiKeyDto } from '../../identity/auth/dto/api-ke
 import type { SessionDto } from '../../identity/auth/dto/session.dto.js';
 import type { GroupRole } from '../../identity/auth/group-role.js';
 import { html, type SafeHtml } from '../pages/page-html.js';
-import { consolePage, CONSOLE_PATHS, doneNotice, type ConsoleFrame } from './console-layout.js';
+import {
+  consolePage,
+  CONSOLE_PATHS,
+  doneNotice,
+  scrollingTable,
+  type ConsoleFrame,
+} from './console-layout.js';
 
 export const ACCOUNT_PATHS = {
   endSession: (id: string) => `${CONSOLE_PATHS.account}/sessions/${id}/end`,
@@ -43,7 +49,9 @@ function createdKey(created: ApiKeyCreatedDto): SafeHtml {
 function sessionsTable(sessions: SessionDto[]): SafeHtml {
   if (sessions.length === 0) return html`<p class="muted">No session.</p>`;
   const others = sessions.filter((session) => !session.current);
-  return html`<div class="table">
+  return html`${scrollingTable(
+    `Your sessions`,
+    html`
       <table>
         <caption class="visually-hidden">
           Your sessions
@@ -82,52 +90,56 @@ function sessionsTable(sessions: SessionDto[]): SafeHtml {
           )}
         </tbody>
       </table>
-    </div>
-    ${
-      others.length === 0
-        ? undefined
-        : html`<form method="post" action="${ACCOUNT_PATHS.endOtherSessions}">
-            <button type="submit" class="secondary">End all other sessions</button>
-          </form>`
-    }`;
+    `,
+  )}
+  ${
+    others.length === 0
+      ? undefined
+      : html`<form method="post" action="${ACCOUNT_PATHS.endOtherSessions}">
+          <button type="submit" class="secondary">End all other sessions</button>
+        </form>`
+  }`;
 }
 
 function apiKeysTable(keys: ApiKeyDto[]): SafeHtml {
   if (keys.length === 0) return html`<p class="muted">You have no API key.</p>`;
-  return html`<div class="table">
-    <table>
-      <caption class="visually-hidden">
-        Your API keys
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Revoke</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${keys.map(
-          (key) =>
-            html`<tr>
-              <td>${key.name}</td>
-              <td>${whenText(key.createdAt)}</td>
-              <td>${whenText(key.lastUsedAt, 'never')}</td>
-              <td>${whenText(key.expiresAt, 'never')}</td>
-              <td>
-                <form method="post" action="${ACCOUNT_PATHS.revokeApiKey(key.id)}">
-                  <button type="submit" class="small" aria-label="Revoke the API key ${key.name}">
-                    Revoke
-                  </button>
-                </form>
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${scrollingTable(
+    `Your API keys`,
+    html`
+      <table>
+        <caption class="visually-hidden">
+          Your API keys
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Revoke</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${keys.map(
+            (key) =>
+              html`<tr>
+                <td>${key.name}</td>
+                <td>${whenText(key.createdAt)}</td>
+                <td>${whenText(key.lastUsedAt, 'never')}</td>
+                <td>${whenText(key.expiresAt, 'never')}</td>
+                <td>
+                  <form method="post" action="${ACCOUNT_PATHS.revokeApiKey(key.id)}">
+                    <button type="submit" class="small" aria-label="Revoke the API key ${key.name}">
+                      Revoke
+                    </button>
+                  </form>
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    `,
+  )}`;
 }
 
 /** Your account: who you are, your sign-in sessions and your API keys. */

@@ -18,6 +18,7 @@ import {
   pager,
   withQuery,
   type ConsoleFrame,
+  scrollingTable,
 } from './console-layout.js';
 
 export const ADMIN_PATHS = {
@@ -135,25 +136,28 @@ function groupSection(frame: ConsoleFrame, part: NonNullable<AdminView['group']>
     </section>
     <section aria-labelledby="members">
       <h2 id="members">Members</h2>
-      <div class="table">
-        <table>
-          <caption class="visually-hidden">
-            Members of ${group.name}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Account</th>
-              <th scope="col">Role</th>
-              <th scope="col">Remove</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${memberRows}
-          </tbody>
-        </table>
-      </div>
+      ${scrollingTable(
+        `Members of ${group.name}`,
+        html`
+          <table>
+            <caption class="visually-hidden">
+              Members of ${group.name}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Account</th>
+                <th scope="col">Role</th>
+                <th scope="col">Remove</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${memberRows}
+            </tbody>
+          </table>
+        `,
+      )}
       <p class="muted">
         Owners change everything, users change the inventory, viewers only read. The last owner
         cannot be demoted; removing a member keeps what they changed.
@@ -164,24 +168,27 @@ function groupSection(frame: ConsoleFrame, part: NonNullable<AdminView['group']>
       ${
         invitations.length === 0
           ? html`<p class="muted">No invitation can be used now.</p>`
-          : html`<div class="table">
-              <table>
-                <caption class="visually-hidden">
-                  Invitations that can still be used
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Role</th>
-                    <th scope="col">Uses left</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Delete</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${invitationRows}
-                </tbody>
-              </table>
-            </div>`
+          : html`${scrollingTable(
+              `Invitations that can still be used`,
+              html`
+                <table>
+                  <caption class="visually-hidden">
+                    Invitations that can still be used
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Role</th>
+                      <th scope="col">Uses left</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col">Delete</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${invitationRows}
+                  </tbody>
+                </table>
+              `,
+            )}`
       }
       <h3>Invite people</h3>
       <form method="post" action="${ADMIN_PATHS.invitations}">
@@ -356,7 +363,9 @@ export function adminUsersPage(
       ${
         view.page.total === 0
           ? html`<p class="muted">No user matches.</p>`
-          : html`<div class="table">
+          : html`${scrollingTable(
+              `Users of the instance`,
+              html`
                 <table>
                   <caption class="visually-hidden">
                     Users of the instance
@@ -375,8 +384,9 @@ export function adminUsersPage(
                     ${rows}
                   </tbody>
                 </table>
-              </div>
-              ${pager(view.page.total, view.page.page, view.page.pageSize, hrefOf)}`
+              `,
+            )}
+            ${pager(view.page.total, view.page.page, view.page.pageSize, hrefOf)}`
       }`,
   );
 }
@@ -399,7 +409,9 @@ export function adminGroupsPage(
       ${
         view.page.total === 0
           ? html`<p class="muted">No group matches.</p>`
-          : html`<div class="table">
+          : html`${scrollingTable(
+              `Groups of the instance`,
+              html`
                 <table>
                   <caption class="visually-hidden">
                     Groups of the instance
@@ -422,8 +434,9 @@ export function adminGroupsPage(
                     )}
                   </tbody>
                 </table>
-              </div>
-              ${pager(view.page.total, view.page.page, view.page.pageSize, hrefOf)}`
+              `,
+            )}
+            ${pager(view.page.total, view.page.page, view.page.pageSize, hrefOf)}`
       }`,
   );
 }

@@ -2,6 +2,10 @@ import type {
   EntityChildSummaryDto,
   EntityPageDto,
 } from '../../inventory/entities/views/dto/entity-summary.dto.js';
+import {
+  BULK_FIELD_NAMES,
+  type BulkFieldName,
+} from '../../inventory/entities/bulk/dto/bulk-entity-change.dto.js';
 import type { TagSummaryDto } from '../../inventory/tags/dto/tag-summary.dto.js';
 import { html, type SafeHtml } from '../pages/page-html.js';
 import {
@@ -11,6 +15,7 @@ import {
   pager,
   withQuery,
   type ConsoleFrame,
+  scrollingTable,
 } from './console-layout.js';
 
 /** What the console's bulk changes do, as the bulk API names the actions. */
@@ -131,26 +136,29 @@ export function choosePage(frame: ConsoleFrame, view: ChooseView): string {
       : html`<p role="status">
             ${page.total} ${page.total === 1 ? 'entity matches' : 'entities match'}.
           </p>
-          <div class="table">
-            <table>
-              <caption class="visually-hidden">
-                Matching entities
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Choose</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Asset id</th>
-                  <th scope="col">In</th>
-                  <th scope="col">Tags</th>
-                  <th scope="col">Archived</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>
+          ${scrollingTable(
+            `Matching entities`,
+            html`
+              <table>
+                <caption class="visually-hidden">
+                  Matching entities
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Choose</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Asset id</th>
+                    <th scope="col">In</th>
+                    <th scope="col">Tags</th>
+                    <th scope="col">Archived</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${rows}
+                </tbody>
+              </table>
+            `,
+          )}
           ${pager(page.total, page.page, page.pageSize, (number) => choiceHref(choice, number))}`;
   const actions = (Object.keys(CONSOLE_BULK_ACTIONS) as ConsoleBulkAction[]).map(
     (action, index) =>
@@ -277,27 +285,11 @@ export function choosePage(frame: ConsoleFrame, view: ChooseView): string {
   );
 }
 
-/** The entity attributes the console sets in bulk (the bulk API's, but the entity type). */
-export const SETTABLE_FIELDS = [
-  'description',
-  'quantity',
-  'manufacturer',
-  'modelNumber',
-  'serialNumber',
-  'insured',
-  'lifetimeWarranty',
-  'warrantyExpires',
-  'warrantyDetails',
-  'purchaseFrom',
-  'purchaseDate',
-  'purchasePrice',
-  'soldTo',
-  'soldDate',
-  'soldPrice',
-  'soldNotes',
-  'notes',
-] as const;
-export type SettableField = (typeof SETTABLE_FIELDS)[number];
+/** The entity attributes the console sets in bulk: the bulk API's, but the entity type. */
+export type SettableField = Exclude<BulkFieldName, 'entityTypeId'>;
+export const SETTABLE_FIELDS = BULK_FIELD_NAMES.filter(
+  (field): field is SettableField => field !== 'entityTypeId',
+);
 
 /** One entity of a preview: what it is now and what the change makes it. */
 export interface PreviewRow {
@@ -397,25 +389,28 @@ export function previewPage(frame: ConsoleFrame, view: PreviewView): string {
               <h2 id="what">What changes</h2>
               <form method="post" action="${CONSOLE_PATHS.bulk}/preview">
                 ${hidden}
-                <div class="table">
-                  <table>
-                    <caption class="visually-hidden">
-                      ${view.aspect} of each chosen entity, before and after
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Asset id</th>
-                        <th scope="col">${view.aspect} now</th>
-                        <th scope="col">${view.aspect} after</th>
-                        <th scope="col">Change</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${rows}
-                    </tbody>
-                  </table>
-                </div>
+                ${scrollingTable(
+                  `${view.aspect} of each chosen entity, before and after`,
+                  html`
+                    <table>
+                      <caption class="visually-hidden">
+                        ${view.aspect} of each chosen entity, before and after
+                      </caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Name</th>
+                          <th scope="col">Asset id</th>
+                          <th scope="col">${view.aspect} now</th>
+                          <th scope="col">${view.aspect} after</th>
+                          <th scope="col">Change</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        ${rows}
+                      </tbody>
+                    </table>
+                  `,
+                )}
                 ${postedPager(Math.min(view.count, view.most), view.page, view.pageSize)}
               </form>
             </section>`

@@ -16,6 +16,7 @@ import {
   pager,
   withQuery,
   type ConsoleFrame,
+  scrollingTable,
 } from './console-layout.js';
 
 /** The stock page's lists. */
@@ -58,22 +59,25 @@ function table(
   rows: HtmlValue[],
 ): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">Nothing here.</p>`;
-  return html`<div class="table">
-    <table>
-      <caption class="visually-hidden">
-        ${caption}
-      </caption>
-      <thead>
-        <tr>
-          ${headings.map((heading) => html`<th scope="col">${heading}</th>`)}
-          ${canWrite(frame) ? html`<th scope="col">Adjust</th>` : ''}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${scrollingTable(
+    `${caption}`,
+    html`
+      <table>
+        <caption class="visually-hidden">
+          ${caption}
+        </caption>
+        <thead>
+          <tr>
+            ${headings.map((heading) => html`<th scope="col">${heading}</th>`)}
+            ${canWrite(frame) ? html`<th scope="col">Adjust</th>` : ''}
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+    `,
+  )}`;
 }
 
 function listBody(frame: ConsoleFrame, view: StockListView): SafeHtml {
