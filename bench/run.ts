@@ -13,7 +13,7 @@ import {
 } from './console-pages.js';
 import { connectionPool, createBenchDatabase } from './database.js';
 import { measureFrameworkFloor, type FrameworkFloor } from './framework-floor.js';
-import { runHttpLoad, type HttpLoad } from './load.js';
+import { runHttpLoad, type HttpLoad, type HttpLoadResult } from './load.js';
 import {
   GET_STATEMENT,
   GROUP_TOTALS,
@@ -411,7 +411,8 @@ async function main(): Promise<void> {
       progress(`  ${result.requestsPerSecond.toFixed(1)} req/s, p99 ${result.p99} ms`);
       return result;
     };
-    const api = await load(pair.api, 'the API route');
+    const api: HttpLoadResult[] = [];
+    for (const paths of pair.api) api.push(await load(paths, `the API route ${paths[0]}`));
     const page = await load(pair.page, 'the page');
     consolePages.push(judgePage(pair, page, api));
   }
