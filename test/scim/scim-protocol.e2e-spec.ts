@@ -157,6 +157,8 @@ describe('SCIM 2.0 protocol', () => {
   });
 
   describe('the User schema as Trove keeps it', () => {
+    let entraId: string;
+
     it('serves only the attributes Trove keeps, with emails required', async () => {
       const schema = json<{
         attributes: { name: string; required: boolean; subAttributes?: { name: string }[] }[];
@@ -194,17 +196,53 @@ describe('SCIM 2.0 protocol', () => {
         [ENTERPRISE_SCHEMA]: { department: 'IT', manager: { value: users[0].id } },
       }).expect(201);
       const user = json<Record<string, unknown> & { id: string }>(created);
+      entraId = user.id;
       expect(user).toEqual({
         schemas: [USER_SCHEMA],
         id: user.id,
         externalId: 'entra-object-1',
         userName: email,
-        name: { formatted: 'Kim Entra' },
+        name: { formatted: 'Kim Entra', givenName: 'Kim', familyName: 'Entra' },
         displayName: 'Kim Entra',
         emails: [{ value: email, type: 'work', primary: true }],
         active: true,
         meta: expect.objectContaining({ resourceType: 'User' }) as unknown,
       });
+    });
+
+    it('changes the name when a PATCH changes one of its parts, as Entra ID sends a new surname', async () => {
+      const renamed = json(
+        await send('patch', `/Users/${entraId}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'Replace', path: 'name.familyName', value: 'Smith' }],
+        }).expect(200),
+      );
+      expect(renamed).toMatchObject({
+        name: { formatted: 'Kim Smith', givenName: 'Kim', familyName: 'Smith' },
+        displayName: 'Kim Smith',
+      });
+      const [stored] = await trove.query<{ name: string }>('SELECT name FROM users WHERE id = $1', [
+        entraId,
+      ]);
+      expect(stored.name).toBe('Kim Smith');
+      const okta = json(
+        await send('patch', `/Users/${entraId}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [
+            { op: 'replace', value: { name: { givenName: 'Kimberly', familyName: 'Smith' } } },
+          ],
+        }).expect(200),
+      );
+      expect(okta).toMatchObject({
+        name: { formatted: 'Kimberly Smith', givenName: 'Kimberly', familyName: 'Smith' },
+      });
+      const shown = json(
+        await send('patch', `/Users/${entraId}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'replace', path: 'displayName', value: 'Kim S.' }],
+        }).expect(200),
+      );
+      expect(shown).toMatchObject({ displayName: 'Kim S.', name: { formatted: 'Kim S.' } });
     });
 
     it('removes externalId with a PATCH remove, and makes an added primary address the e-mail', async () => {

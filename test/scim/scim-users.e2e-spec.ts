@@ -226,7 +226,7 @@ describe('SCIM 2.0 user provisioning', () => {
           location: `${base}/Users/${id}`,
         },
         userName: person.email.toUpperCase(),
-        name: { formatted: 'Ada Admin' },
+        name: { formatted: 'Ada Admin', givenName: 'Jo', familyName: 'Doe' },
         displayName: 'Ada Admin',
         active: true,
         emails: [{ value: person.email, type: 'work', primary: true }],

@@ -3,7 +3,7 @@ import type { UserRecord } from '../users/user.record.js';
 
 /**
  * What an identity provider's SCIM client says about a user beyond Trove's own fields: the
- * `userName` it knows them by and its `externalId`. A provisioned user without this row is known
+ * `userName` it knows them by, its `externalId` and the parts of the name. A provisioned user without this row is known
  * by their e-mail address and has no externalId.
  */
 @Entity('scim_identities')
@@ -26,4 +26,14 @@ export class ScimIdentityRecord {
   @Index()
   @Column({ type: 'varchar', length: 255, nullable: true })
   externalId: string | null;
+
+  /** The parts of the name as the provider sent them (`name.givenName`…), if it did. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  givenName: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  middleName: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  familyName: string | null;
 }

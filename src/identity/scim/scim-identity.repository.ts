@@ -8,6 +8,21 @@ import {
   USER_NAME_TAKEN,
 } from './scim.sql.js';
 
+/** The parts of a name as a provider sends them; null where it sent none. */
+export interface ScimNameParts {
+  givenName: string | null;
+  middleName: string | null;
+  familyName: string | null;
+}
+
+/** What SCIM keeps of a user beyond Trove's own fields. */
+export interface ScimIdentityValues {
+  userName: string;
+  userNameKey: string;
+  externalId: string | null;
+  nameParts: ScimNameParts;
+}
+
 /** A user as SCIM sees them. */
 export interface ScimUserRow {
   id: string;
@@ -18,6 +33,9 @@ export interface ScimUserRow {
   disabled: boolean;
   user_name: string;
   external_id: string | null;
+  given_name: string | null;
+  middle_name: string | null;
+  family_name: string | null;
 }
 
 /**
@@ -74,15 +92,15 @@ export class ScimIdentityRepository {
     return taken;
   }
 
-  async save(
-    userId: string,
-    identity: { userName: string; userNameKey: string; externalId: string | null },
-  ): Promise<void> {
+  async save(userId: string, identity: ScimIdentityValues): Promise<void> {
     await this.db.query(UPSERT_IDENTITY, [
       userId,
       identity.userName,
       identity.userNameKey,
       identity.externalId,
+      identity.nameParts.givenName,
+      identity.nameParts.middleName,
+      identity.nameParts.familyName,
     ]);
   }
 }

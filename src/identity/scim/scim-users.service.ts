@@ -8,7 +8,11 @@ import { AccountsService } from '../accounts/accounts.service.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import { filterToSql } from './scim-filter.js';
-import { ScimIdentityRepository, type ScimUserRow } from './scim-identity.repository.js';
+import {
+  ScimIdentityRepository,
+  type ScimNameParts,
+  type ScimUserRow,
+} from './scim-identity.repository.js';
 import { loadScimmy, scimmy } from './scimmy.js';
 
 /** Users returned when a list asks for no `count`, and the most a list returns. */
@@ -40,6 +44,7 @@ interface ScimUserInput {
   userName: string;
   email: string;
   name: string;
+  nameParts: ScimNameParts;
   /** Absent from a replace or patch: left as it is. */
   active?: boolean;
   externalId?: string | null;
@@ -268,8 +273,9 @@ export class ScimUsersService implements OnModuleInit {
         typeof SCIMMY.Messages.PatchOp
       >[0],
     );
+    const before = readInput(current);
     await message.apply(current as never, async (patched: unknown) => {
-      const input = readInput(patched);
+      const input = withNameOfChangedParts(before, readInput(patched), current, patched);
       // What the operations leave without an externalId has none: `remove externalId` clears it.
       await this.update(row, { ...input, externalId: input.externalId ?? null }, groupId);
       return patched as never;
@@ -318,6 +324,7 @@ export class ScimUsersService implements OnModuleInit {
       userName: input.userName,
       userNameKey: key,
       externalId: input.externalId ?? null,
+      nameParts: input.nameParts,
     });
     if (input.active === false) await this.users.setDisabled(user.id, true);
     return user.id;
@@ -344,8 +351,18 @@ export class ScimUsersService implements OnModuleInit {
       await this.users.updateAccount(id, { name: input.name, email });
     }
     const externalId = input.externalId === undefined ? row.external_id : input.externalId;
-    if (input.userName !== row.user_name || externalId !== row.external_id) {
-      await this.identities.save(id, { userName: input.userName, userNameKey: key, externalId });
+    const parts = input.nameParts;
+    const partsChanged =
+      parts.givenName !== row.given_name ||
+      parts.middleName !== row.middle_name ||
+      parts.familyName !== row.family_name;
+    if (input.userName !== row.user_name || externalId !== row.external_id || partsChanged) {
+      await this.identities.save(id, {
+        userName: input.userName,
+        userNameKey: key,
+        externalId,
+        nameParts: parts,
+      });
     }
     if (input.active !== undefined && input.active === row.disabled) {
       await this.users.setDisabled(id, !input.active);
@@ -401,6 +418,41 @@ function withBooleanActive(message: ScimResource): ScimResource {
   };
 }
 
+/** A part of a name as sent: trimmed, at most 255 characters, null when empty or absent. */
+function namePart(value: string | undefined): string | null {
+  const part = value?.trim().slice(0, TEXT_MAX_LENGTH) ?? '';
+  return part === '' ? null : part;
+}
+
+/** The parts of a name joined as one ("Ada King Lovelace"), or '' when there are none. */
+const joinedName = (parts: ScimNameParts): string =>
+  [parts.givenName, parts.middleName, parts.familyName].filter((part) => part !== null).join(' ');
+
+/**
+ * What a PATCH stores: when its operations changed a part of the name (a surname, say) and left
+ * `displayName` and `name.formatted` as they were, the name becomes the parts joined; otherwise
+ * the name is read as any resource's is.
+ */
+function withNameOfChangedParts(
+  before: ScimUserInput,
+  after: ScimUserInput,
+  current: ScimResource,
+  patched: unknown,
+): ScimUserInput {
+  const shown = (resource: unknown) => {
+    const { displayName, name } = resource as {
+      displayName?: string;
+      name?: { formatted?: string };
+    };
+    return `${displayName ?? ''}\u0000${name?.formatted ?? ''}`;
+  };
+  const partsChanged = joinedName(before.nameParts) !== joinedName(after.nameParts);
+  const joined = joinedName(after.nameParts);
+  return partsChanged && joined !== '' && shown(current) === shown(patched)
+    ? { ...after, name: joined.slice(0, TEXT_MAX_LENGTH) }
+    : after;
+}
+
 /** Reads a User resource sent by the client, checked against SCIM's User schema. */
 function readInput(body: unknown): ScimUserInput {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -426,14 +478,15 @@ function readInput(body: unknown): ScimUserInput {
   if (!EMAIL_SHAPE.test(email) || email.length > TEXT_MAX_LENGTH) {
     throw scimError(400, 'invalidValue', 'a user needs an e-mail address in emails');
   }
-  const parts = [resource.name?.givenName, resource.name?.middleName, resource.name?.familyName];
+  const nameParts: ScimNameParts = {
+    givenName: namePart(resource.name?.givenName),
+    middleName: namePart(resource.name?.middleName),
+    familyName: namePart(resource.name?.familyName),
+  };
   const name = (
     resource.displayName?.trim() ||
     resource.name?.formatted?.trim() ||
-    parts
-      .filter((part) => part?.trim())
-      .join(' ')
-      .trim() ||
+    joinedName(nameParts) ||
     userName
   ).slice(0, TEXT_MAX_LENGTH);
   const externalId = resource.externalId?.trim();
@@ -444,6 +497,7 @@ function readInput(body: unknown): ScimUserInput {
     userName,
     email,
     name,
+    nameParts,
     active: resource.active,
     externalId: externalId === '' ? null : externalId,
   };
@@ -459,7 +513,12 @@ function toScimUser(
     id: row.id,
     ...(row.external_id === null ? {} : { externalId: row.external_id }),
     userName: row.user_name,
-    name: { formatted: row.name },
+    name: {
+      formatted: row.name,
+      ...(row.given_name === null ? {} : { givenName: row.given_name }),
+      ...(row.middle_name === null ? {} : { middleName: row.middle_name }),
+      ...(row.family_name === null ? {} : { familyName: row.family_name }),
+    },
     displayName: row.name,
     emails: [{ value: row.email, type: 'work', primary: true }],
     active: !row.disabled,

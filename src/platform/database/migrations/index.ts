@@ -29,6 +29,7 @@ import { PairAttachmentTokensWithSessions1795221540000 } from './1795221540000-P
 import { RefuseAssetIdsPastTheLargest1795221600000 } from './1795221600000-RefuseAssetIdsPastTheLargest.js';
 import { KeepTagValuesByTheirOwnTrigger1795221660000 } from './1795221660000-KeepTagValuesByTheirOwnTrigger.js';
 import { CreateStockAdjustments1795221720000 } from './1795221720000-CreateStockAdjustments.js';
+import { KeepScimNameParts1795221780000 } from './1795221780000-KeepScimNameParts.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RefuseAssetIdsPastTheLargest1795221600000,
   KeepTagValuesByTheirOwnTrigger1795221660000,
   CreateStockAdjustments1795221720000,
+  KeepScimNameParts1795221780000,
 ];
