@@ -5,7 +5,7 @@ import { Strategy } from 'passport-jwt';
 import { isApiKey } from './api-keys.service.js';
 import type { AuthIdentity } from './auth-user.js';
 import { requestedTenant } from './identity.repository.js';
-import { SessionsService, TOKEN_ISSUER, type TokenClaims } from './sessions.service.js';
+import { SessionsService, TOKEN_CHECKS, type TokenClaims } from './sessions.service.js';
 import { presentedToken } from './token-extraction.js';
 
 const tokenOf = (request: Request): string | null => {
@@ -33,9 +33,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
           (error: unknown) => done(error),
         );
       },
-      algorithms: ['HS256'],
-      issuer: TOKEN_ISSUER,
-      audience: TOKEN_ISSUER,
+      ...TOKEN_CHECKS,
       passReqToCallback: true,
     });
   }

@@ -17,6 +17,16 @@ import {
 } from './verified-credentials.js';
 
 export const TOKEN_ISSUER = 'trove';
+/**
+ * What a session or attachment token must be to be read at all, wherever it is checked (the
+ * passport-jwt strategy of HTTP requests, `authenticate` for sockets and pages' callers): signed
+ * with HS256 by Trove's key, issued by and for Trove, not expired.
+ */
+export const TOKEN_CHECKS = {
+  algorithms: ['HS256'],
+  issuer: TOKEN_ISSUER,
+  audience: TOKEN_ISSUER,
+} satisfies { algorithms: jwt.Algorithm[]; issuer: string; audience: string };
 export const TOKEN_SIGNING_KEY = 'token-signing-key';
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 7 * DAY_MS;
@@ -200,11 +210,7 @@ export class SessionsService {
   ): Promise<AuthIdentity | undefined> {
     let claims: TokenClaims;
     try {
-      claims = jwt.verify(rawToken, await this.signingKey(), {
-        algorithms: ['HS256'],
-        issuer: TOKEN_ISSUER,
-        audience: TOKEN_ISSUER,
-      }) as TokenClaims;
+      claims = jwt.verify(rawToken, await this.signingKey(), TOKEN_CHECKS) as TokenClaims;
     } catch {
       return undefined;
     }

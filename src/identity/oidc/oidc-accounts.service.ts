@@ -63,7 +63,7 @@ export class OidcAccountsService {
   ): Promise<UserRecord> {
     const email = normaliseEmail(identity.email);
     // Nor may two identities claim one e-mail at once.
-    await this.users.lockForCreation(`trove:oidc-email:${email}`);
+    await this.users.lockEmailForCreation(email);
     const existing = await this.users.findByEmail(email);
     if (existing) {
       if (existing.oidcSubject !== null || existing.oidcIssuer !== null) {

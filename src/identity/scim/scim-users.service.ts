@@ -303,8 +303,8 @@ export class ScimUsersService implements OnModuleInit {
     const key = userNameKey(input.userName);
     const email = normaliseEmail(input.email);
     await this.users.lockForCreation(`trove:scim-user-name:${key}`);
-    // The lock an SSO first sign-in takes for the e-mail address: not both create the user.
-    await this.users.lockForCreation(`trove:oidc-email:${email}`);
+    // The lock a first single sign-on takes for the e-mail address: not both create the user.
+    await this.users.lockEmailForCreation(email);
     if (await this.identities.isUserNameTaken(await this.sharedGroupId(), key, null)) {
       throw scimError(409, 'uniqueness', `userName '${input.userName}' is already in use`);
     }

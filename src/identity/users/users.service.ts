@@ -308,4 +308,13 @@ export class UsersService {
   async lockForCreation(name: string): Promise<void> {
     await this.users.lock(name);
   }
+
+  /**
+   * Serialises the creation of users with this e-mail address until the unit of work ends:
+   * whoever brings an outside user in (a first single sign-on, SCIM) takes it, so that no two
+   * of them create the address twice.
+   */
+  async lockEmailForCreation(email: string): Promise<void> {
+    await this.users.lock(`trove:email:${normaliseEmail(email)}`);
+  }
 }
