@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config/configuration.js';
 import { ConfigurationError } from '../../src/platform/config/env.js';
 import { CONSOLE_LINK, consoleLinkEdit } from '../../src/web/web-ui/console-link.js';
+import { getPage } from '../console/console-helpers.js';
+import { createEntity } from '../support/api.js';
+import { signUp } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import {
   STAND_IN_APP_SCRIPT,
@@ -69,6 +72,23 @@ describe('the web UI directory (TROVE_WEB_UI_DIR)', () => {
     "img-src 'self' data: blob:;font-src 'self' data:;connect-src 'self';worker-src 'self' blob:;" +
     "manifest-src 'self';media-src 'self' blob:;object-src 'none';base-uri 'self';" +
     "form-action 'self';frame-ancestors 'none'";
+
+  describe('the console', () => {
+    it('serves the console beside the web UI, each entity linked to its page in the web UI', async () => {
+      const owner = await signUp(trove, { name: 'Ada' });
+      const drill = await createEntity(trove, owner, { name: 'Cordless drill' });
+      const page = await getPage(trove, owner, `/console?find=${drill.assetId}`).expect(303);
+      expect(page.headers.location).toBe(`/console/items/${drill.id}`);
+      const item = await getPage(trove, owner, `/console/items/${drill.id}`).expect(200);
+      expect(item.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(item.text).toContain(`<a href="/item/${drill.id}">Open it in the web UI</a>`);
+      expect(item.text).toContain('<li><a href="/">Web UI</a></li>');
+      await createEntity(trove, owner, { name: 'Cordless screwdriver' });
+      const desk = await getPage(trove, owner, '/console?find=Cordless').expect(200);
+      expect(desk.text).toContain('<title>Check-out desk · Trove console</title>');
+      expect(desk.text).toContain(`<a class="muted" href="/item/${drill.id}"`);
+    });
+  });
 
   describe('files', () => {
     it('serves index.html at / with the app’s headers, revalidated on every load', async () => {
