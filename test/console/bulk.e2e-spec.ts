@@ -102,6 +102,22 @@ describe('bulk changes (/console/bulk)', () => {
       expect(textOf(none.text)).toContain('Nothing matches.');
     });
 
+    it('offers every location in both selects, the chosen one selected, a new one offered and a deleted one gone at once', async () => {
+      const chosen = await getPage(app.trove, owner, `/console/bulk?location=${shelf.id}`);
+      expect(
+        chosen.text.match(new RegExp(`<option value="${shelf.id}" selected>`, 'g')),
+      ).toHaveLength(1);
+      expect(chosen.text.match(new RegExp(`<option value="${garage.id}">`, 'g'))).toHaveLength(2);
+      const loft = await createLocation(app.trove, owner, 'Loft');
+      const added = await getPage(app.trove, owner, `/console/bulk?location=${shelf.id}`).expect(
+        200,
+      );
+      expect(added.text.match(new RegExp(`<option value="${loft.id}">`, 'g'))).toHaveLength(2);
+      await as(app.trove, owner, 'delete', `/api/v1/entities/${loft.id}`).expect(204);
+      const removed = await getPage(app.trove, owner, `/console/bulk?location=${shelf.id}`);
+      expect(removed.text).not.toContain(loft.id);
+    });
+
     it('previews a move of all that match, applies it and shows the result', async () => {
       const before = await storedEntities(app.trove, owner.groupId);
       const preview = await postBulk(app.trove, owner, '/console/bulk/preview', {

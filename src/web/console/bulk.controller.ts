@@ -31,14 +31,26 @@ import {
   type BulkChangeForm,
   type BulkChoice,
   type ConsoleBulkAction,
+  renderLocationOptions,
   type LocationOption,
   type PreviewRow,
   type SettableField,
 } from './bulk.views.js';
+import type { SafeHtml } from '../pages/page-html.js';
 import { CONSOLE_PATHS, withQuery } from './console-layout.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { checked, formValues, type FormValues } from './console-forms.js';
 import { pageNumber } from './desk.controller.js';
+
+/** The groups whose rendered locations are kept (the most recently asked about). */
+const RENDERED_LOCATION_GROUPS = 64;
+
+/** A group's locations at one version of its tree, as a list and as rendered options. */
+interface RenderedLocations {
+  etag: string | undefined;
+  list: LocationOption[];
+  options: SafeHtml;
+}
 
 /** Entities the choose page lists at once. */
 const CHOOSE_PAGE_SIZE = 50;
@@ -141,6 +153,8 @@ interface ReadChange {
 @Page('console/bulk')
 @Roles('owner', 'user')
 export class BulkController {
+  private readonly renderedLocations = new Map<string, RenderedLocations>();
+
   constructor(
     private readonly frames: ConsoleFrames,
     private readonly views: EntityViewsService,
@@ -157,14 +171,20 @@ export class BulkController {
     const [frame, tags, locations, page] = await Promise.all([
       this.frames.of(user),
       this.tags.list(user),
-      this.locations(user),
+      this.locationsOfTree(user),
       this.views.list(user, {
         ...listQuery(choice),
         page: pageNumber(query.page),
         pageSize: CHOOSE_PAGE_SIZE,
       }),
     ]);
-    return choosePage(frame, { choice, tags, locations, page: page.value(), most: MAX_BULK_IDS });
+    return choosePage(frame, {
+      choice,
+      tags,
+      locationOptions: locations.options,
+      page: page.value(),
+      most: MAX_BULK_IDS,
+    });
   }
 
   @Post('preview')
@@ -327,7 +347,25 @@ export class BulkController {
   }
 
   private async locations(user: AuthUser): Promise<LocationOption[]> {
-    return flatten((await this.views.tree(user, false)).value());
+    return (await this.locationsOfTree(user)).list;
+  }
+
+  /**
+   * The group's locations, flattened and rendered as options once per version of its location
+   * tree (the tree's ETag), kept for the groups most recently asked about.
+   */
+  private async locationsOfTree(user: AuthUser): Promise<RenderedLocations> {
+    const tree = await this.views.tree(user, false);
+    const kept = this.renderedLocations.get(user.groupId);
+    if (kept !== undefined && tree.etag !== undefined && kept.etag === tree.etag) return kept;
+    const list = flatten(tree.value());
+    const rendered = { etag: tree.etag, list, options: renderLocationOptions(list) };
+    this.renderedLocations.delete(user.groupId);
+    this.renderedLocations.set(user.groupId, rendered);
+    if (this.renderedLocations.size > RENDERED_LOCATION_GROUPS) {
+      this.renderedLocations.delete(this.renderedLocations.keys().next().value!);
+    }
+    return rendered;
   }
 
   /** The posted change, its argument for the bulk API, and how it reads. */

@@ -7,7 +7,7 @@ import {
   type BulkFieldName,
 } from '../../inventory/entities/bulk/dto/bulk-entity-change.dto.js';
 import type { TagSummaryDto } from '../../inventory/tags/dto/tag-summary.dto.js';
-import { html, type SafeHtml } from '../pages/page-html.js';
+import { html, SafeHtml } from '../pages/page-html.js';
 import {
   consolePage,
   CONSOLE_PATHS,
@@ -89,13 +89,23 @@ export function choiceHref(choice: BulkChoice, page?: number): string {
   return tags === '' ? base : `${base}${base.includes('?') ? '&' : '?'}${tags}`;
 }
 
-const locationOptions = (locations: LocationOption[], selected: string): SafeHtml[] =>
-  locations.map(
+/**
+ * The group's locations as `<option>`s, each indented by its depth, none selected: rendered once
+ * per version of the location tree (a group may have thousands) and shared by the page's selects.
+ */
+export const renderLocationOptions = (locations: LocationOption[]): SafeHtml =>
+  html`${locations.map(
     (location) =>
-      html`<option value="${location.id}" ${location.id === selected ? html`selected` : ''}>
+      html`<option value="${location.id}">
         ${'\u00a0\u00a0'.repeat(location.depth)}${location.name}
       </option>`,
-  );
+  )}`;
+
+/** The rendered options with the one of location `selected` (a UUID) selected. */
+const locationOptions = (options: SafeHtml, selected: string): SafeHtml =>
+  selected === ''
+    ? options
+    : new SafeHtml(options.text.replace(`value="${selected}"`, `value="${selected}" selected`));
 
 const tagNames = (entity: EntityChildSummaryDto): string =>
   entity.tags.map((tag) => tag.name).join(', ');
@@ -103,7 +113,8 @@ const tagNames = (entity: EntityChildSummaryDto): string =>
 export interface ChooseView {
   choice: BulkChoice;
   tags: TagSummaryDto[];
-  locations: LocationOption[];
+  /** The group's locations as options (`renderLocationOptions`). */
+  locationOptions: SafeHtml;
   page: EntityPageDto;
   /** The most entities one change takes. */
   most: number;
@@ -182,7 +193,7 @@ export function choosePage(frame: ConsoleFrame, view: ChooseView): string {
               <label for="parentId">Move to</label>
               <select id="parentId" name="parentId">
                 <option value="">(choose a location)</option>
-                ${locationOptions(view.locations, '')}
+                ${view.locationOptions}
               </select>
             </div>
             <div>
@@ -258,7 +269,7 @@ export function choosePage(frame: ConsoleFrame, view: ChooseView): string {
               <label for="location">Directly in</label>
               <select id="location" name="location">
                 <option value="">(anywhere)</option>
-                ${locationOptions(view.locations, choice.location)}
+                ${locationOptions(view.locationOptions, choice.location)}
               </select>
             </div>
           </div>
