@@ -245,6 +245,24 @@ describe('SCIM 2.0 protocol', () => {
       expect(shown).toMatchObject({ displayName: 'Kim S.', name: { formatted: 'Kim S.' } });
     });
 
+    it('changes the e-mail through a value filter in the path, as Entra ID and Okta send it', async () => {
+      const target = users[1];
+      const email = uniqueEmail('grace-filtered');
+      const changed = json<{ emails: unknown[] }>(
+        await send('patch', `/Users/${target.id}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations: [{ op: 'replace', path: 'emails[type eq "work"].value', value: email }],
+        }).expect(200),
+      );
+      expect(changed.emails).toEqual([{ value: email, type: 'work', primary: true }]);
+      const [stored] = await trove.query<{ email: string }>(
+        'SELECT email FROM users WHERE id = $1',
+        [target.id],
+      );
+      expect(stored.email).toBe(email);
+      users[1] = { ...target, email };
+    });
+
     it('removes externalId with a PATCH remove, and makes an added primary address the e-mail', async () => {
       const target = users[2];
       await send('patch', `/Users/${target.id}`, {
