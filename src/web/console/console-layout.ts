@@ -98,6 +98,15 @@ export function consolePage(
     </html> `.text;
 }
 
+/**
+ * Where entity `id` is, from its path (`GET /entities/{id}/path`): the names above it from the
+ * top, joined with " / ", or undefined at the top.
+ */
+export function whereIs(id: string, path: { id: string; name: string }[]): string | undefined {
+  const above = path.filter((step) => step.id !== id).map((step) => step.name);
+  return above.length === 0 ? undefined : above.join(' / ');
+}
+
 /** A path with a query of the given values, leaving out the empty ones. */
 export function withQuery(
   path: string,

@@ -12,14 +12,11 @@ import {
 import { ReturnCheckoutDto } from '../../inventory/checkouts/dto/return-checkout.dto.js';
 import { readAssetId } from '../../inventory/entities/core/asset-id.js';
 import { readLabelLink } from '../../inventory/entities/core/label-link.js';
-import type {
-  EntityChildSummaryDto,
-  EntitySummaryDto,
-} from '../../inventory/entities/views/dto/entity-summary.dto.js';
+import type { EntityChildSummaryDto } from '../../inventory/entities/views/dto/entity-summary.dto.js';
 import { EntityViewsService } from '../../inventory/entities/views/entity-views.service.js';
 import { UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { Page } from '../pages/page.decorator.js';
-import { CONSOLE_PATHS, withQuery } from './console-layout.js';
+import { CONSOLE_PATHS, whereIs, withQuery } from './console-layout.js';
 import { ConsoleFrames } from './console-frames.service.js';
 import { checked, formValues, numberField, textField } from './console-forms.js';
 import { deskPage, DESK_LISTS, itemPage, type DeskList } from './desk.views.js';
@@ -113,7 +110,7 @@ export class DeskController {
         name: summary.name,
         assetId: summary.assetId,
         quantity: summary.quantity,
-        location: locationOf(summary, path),
+        location: whereIs(summary.id, path),
         tags: summary.tags.map((tag) => tag.name),
       },
       available: Math.max(0, summary.quantity - out),
@@ -184,13 +181,4 @@ export class DeskController {
     ).value();
     return page.items;
   }
-}
-
-/** Where an entity is: its location's path from the top, or its parent's. */
-function locationOf(
-  summary: EntitySummaryDto,
-  path: { id: string; name: string }[],
-): string | undefined {
-  const above = path.filter((step) => step.id !== summary.id).map((step) => step.name);
-  return above.length === 0 ? undefined : above.join(' / ');
 }

@@ -13,7 +13,7 @@ import { sendCsv } from '../../platform/http/csv-download.js';
 import { UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { Page } from '../pages/page.decorator.js';
 import { ConsoleFrames } from './console-frames.service.js';
-import { withQuery } from './console-layout.js';
+import { whereIs, withQuery } from './console-layout.js';
 import { checked, formValues, numberField, textField } from './console-forms.js';
 import { pageNumber } from './desk.controller.js';
 import {
@@ -78,14 +78,13 @@ export class StockPagesController {
       this.stock.get(user, id),
       this.views.path(user, id),
     ]);
-    const above = path.filter((step) => step.id !== summary.id).map((step) => step.name);
     return stockItemPage(frame, {
       entity: {
         id: summary.id,
         name: summary.name,
         assetId: summary.assetId,
         quantity: summary.quantity,
-        location: above.length === 0 ? '—' : above.join(' / '),
+        location: whereIs(summary.id, path) ?? '—',
       },
       stock,
       done,
