@@ -19,6 +19,7 @@ import { NotifierRecord } from './operations/notifiers/notifier.record.js';
 import { OidcLogoutTokenRecord } from './identity/oidc/oidc-logout-token.record.js';
 import { PasswordResetRecord } from './identity/password-resets/password-reset.record.js';
 import { ReminderRunRecord } from './operations/reminders/reminder-run.record.js';
+import { ScimGroupMemberRecord, ScimGroupRecord } from './identity/scim/scim-group.record.js';
 import { ScimIdentityRecord } from './identity/scim/scim-identity.record.js';
 import { WarrantyAnnouncementRecord } from './operations/reminders/warranty-announcement.record.js';
 import { EntityStockRecord } from './inventory/stock/entity-stock.record.js';
@@ -58,5 +59,7 @@ export const RECORDS = [
   EntityStockRecord,
   StockAdjustmentRecord,
   OidcLogoutTokenRecord,
+  ScimGroupRecord,
+  ScimGroupMemberRecord,
   ScimIdentityRecord,
 ];

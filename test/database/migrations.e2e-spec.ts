@@ -63,6 +63,8 @@ describe('migrations', () => {
       'oidc_logout_tokens',
       'password_resets',
       'reminder_runs',
+      'scim_group_members',
+      'scim_groups',
       'scim_identities',
       'server_secrets',
       'stock_adjustments',

@@ -3,17 +3,19 @@ import { AuthModule } from '../auth/auth.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AccountsService } from './accounts.service.js';
+import { OutsideUsersService } from './outside-users.service.js';
 import { GroupsController } from './groups.controller.js';
 import { UsersController } from './users.controller.js';
 
 /**
  * Registration with a first group, new groups with what they start with, and a member's default
- * group as memberships come and go; the routes of the caller's account and of their groups.
+ * group as memberships come and go; users coming in from the identity provider and what their
+ * provider groups grant; the routes of the caller's account and of their groups.
  */
 @Module({
   imports: [AuthModule, UsersModule, GroupsModule],
   controllers: [UsersController, GroupsController],
-  providers: [AccountsService],
-  exports: [AccountsService],
+  providers: [AccountsService, OutsideUsersService],
+  exports: [AccountsService, OutsideUsersService],
 })
 export class AccountsModule {}

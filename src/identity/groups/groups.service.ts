@@ -212,6 +212,22 @@ export class GroupsService {
   }
 
   /**
+   * Ends a membership the identity provider granted (a provider group it no longer lists the user
+   * in): whatever the role, and even the last member's, since the provider decides who is in the
+   * group. Does nothing when they are not a member. The user's default group is the accounts
+   * module's to move on.
+   */
+  @Transactional()
+  async removeGrantedMember(groupId: string, userId: string): Promise<boolean> {
+    const membership = await this.groups.findMembership(groupId, userId);
+    if (!membership) return false;
+    await this.groups.deleteMembership(membership.id);
+    this.verified.forgetUser(userId);
+    await this.changes.publish(groupId, 'user.mutation');
+    return true;
+  }
+
+  /**
    * Serialises the creation of the group shared under `key` until the unit of work ends, so two
    * first sign-ins cannot create two.
    */

@@ -4,9 +4,9 @@ import {
   readBooleanClaim,
   readGroupsClaim,
   readIdentity,
-  sharedGroupRole,
   type OidcIdentity,
 } from './oidc-claims.js';
+import { sharedGroupRole } from '../accounts/provider-groups.js';
 import { OidcSignInRefused } from './oidc-errors.js';
 
 const claimNames = {

@@ -1,5 +1,6 @@
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import type { GroupRole } from '../auth/group-role.js';
+import { sharedGroupRole } from '../accounts/provider-groups.js';
 import { OidcSignInRefused } from './oidc-errors.js';
 
 export type OidcSettings = TroveConfig['oidc'];
@@ -17,7 +18,6 @@ export interface OidcIdentity {
 const NAME_MAX_LENGTH = 255;
 const EMAIL_MAX_LENGTH = 255;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
-const ROLE_RANK: Record<GroupRole, number> = { owner: 3, user: 2, viewer: 1 };
 
 /** A boolean claim as providers send it: a JSON boolean or the strings "true"/"false". */
 export function readBooleanClaim(value: unknown): boolean | undefined {
@@ -64,23 +64,6 @@ export function readIdentity(
     name: name.slice(0, NAME_MAX_LENGTH),
     groups: readGroupsClaim(claims[settings.groupClaim]),
   };
-}
-
-/**
- * The role in the shared group: the highest role mapped from any of the user's groups; `user`
- * when there is no mapping at all; undefined when a mapping exists but none of the groups is in it.
- */
-export function sharedGroupRole(
-  groups: readonly string[],
-  mapping: Readonly<Record<string, GroupRole>>,
-): GroupRole | undefined {
-  if (Object.keys(mapping).length === 0) return 'user';
-  let best: GroupRole | undefined;
-  for (const group of groups) {
-    const role = Object.hasOwn(mapping, group) ? mapping[group] : undefined;
-    if (role && (!best || ROLE_RANK[role] > ROLE_RANK[best])) best = role;
-  }
-  return best;
 }
 
 /**

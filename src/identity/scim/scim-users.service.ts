@@ -4,7 +4,11 @@ import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
 import type SCIMMY from 'scimmy';
 import type { TroveConfig } from '../../platform/config/configuration.js';
-import { AccountsService } from '../accounts/accounts.service.js';
+import {
+  OUTSIDE_USER_DEFAULT_ROLE,
+  OutsideUserRefused,
+  OutsideUsersService,
+} from '../accounts/outside-users.service.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import { filterToSql } from './scim-filter.js';
@@ -18,8 +22,6 @@ import { loadScimmy, scimmy } from './scimmy.js';
 /** Users returned when a list asks for no `count`, and the most a list returns. */
 export const SCIM_DEFAULT_COUNT = 100;
 export const SCIM_MAX_RESULTS = 200;
-/** The role a provisioned user gets in the shared group (their first sign-in maps it anew). */
-export const SCIM_DEFAULT_ROLE = 'user';
 
 const TEXT_MAX_LENGTH = 255;
 const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
@@ -150,7 +152,7 @@ export class ScimUsersService implements OnModuleInit {
     private readonly identities: ScimIdentityRepository,
     private readonly users: UsersService,
     private readonly groups: GroupsService,
-    private readonly accounts: AccountsService,
+    private readonly outsideUsers: OutsideUsersService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -297,29 +299,24 @@ export class ScimUsersService implements OnModuleInit {
     return row;
   }
 
-  /** Creates the user in the shared group (made on first use, as the first sign-in does). */
+  /**
+   * Creates the user as every outside user comes in (`OutsideUsersService`): in the shared group
+   * with the default role (the group is made on first use, as a first sign-in makes it), never
+   * taking over an account that holds the e-mail address.
+   */
   @Transactional()
   private async insert(input: ScimUserInput): Promise<string> {
     const key = userNameKey(input.userName);
-    const email = normaliseEmail(input.email);
     await this.users.lockForCreation(`trove:scim-user-name:${key}`);
-    // The lock a first single sign-on takes for the e-mail address: not both create the user.
-    await this.users.lockEmailForCreation(email);
     if (await this.identities.isUserNameTaken(await this.sharedGroupId(), key, null)) {
       throw scimError(409, 'uniqueness', `userName '${input.userName}' is already in use`);
     }
-    if (await this.users.findByEmail(email)) {
-      throw scimError(409, 'uniqueness', `a user with the e-mail address ${email} already exists`);
-    }
-    const user = await this.users.insertUser({ name: input.name, email, passwordHash: null });
-    const name = this.sharedGroupName;
-    const group = await this.accounts.findOrCreateOidcShared(
-      oidcSharedGroupKey(name),
-      name,
-      user.id,
-    );
-    if (group.created) await this.accounts.repairDefaultGroup(user.id);
-    else await this.accounts.addMember(group.id, user.id, SCIM_DEFAULT_ROLE);
+    const user = await this.outsideUsers
+      .bringIn({ email: input.email, name: input.name, sharedRole: OUTSIDE_USER_DEFAULT_ROLE })
+      .catch((error: unknown) => {
+        if (error instanceof OutsideUserRefused) throw scimError(409, 'uniqueness', error.message);
+        throw error;
+      });
     await this.identities.save(user.id, {
       userName: input.userName,
       userNameKey: key,

@@ -109,6 +109,12 @@ export interface TroveConfig {
      * mapping); empty leaves the superuser flag as it is.
      */
     adminGroups: string[];
+    /**
+     * Provider groups whose members join a Trove group other than the shared one, with a role
+     * (`<group>=<Trove group>:<role>` in the role mapping): the group is found by its name, as the
+     * shared group is (`oidcSharedGroupKey`), and created on first use.
+     */
+    groupGrants: ProviderGroupGrant[];
     stateExpiryMs: number;
     requestTimeoutMs: number;
     /** Post-logout redirect URI for RP-initiated logout; empty: sign-out stays local. */
@@ -193,11 +199,28 @@ const splitList = (text: string): string[] =>
     .map((part) => part.trim())
     .filter((part) => part !== '');
 
-/** The `<group>=<role>` pairs of TROVE_OIDC_ROLE_MAPPING, trimmed. */
-const roleMappingPairs = (value: string): [string, string][] =>
-  splitList(value).map((pair) => {
-    const [group, role] = pair.split('=').map((part) => part.trim());
-    return [group, role];
+/** A provider group granting membership of a named Trove group, with a role. */
+export interface ProviderGroupGrant {
+  providerGroup: string;
+  troveGroup: string;
+  role: 'owner' | 'user' | 'viewer';
+}
+
+/**
+ * The entries of TROVE_OIDC_ROLE_MAPPING, trimmed: `<group>=<role>` (the shared group, or `admin`)
+ * without a Trove group, `<group>=<Trove group>:<role>` with one (split at its last colon).
+ */
+const roleMappingEntries = (
+  value: string,
+): { group: string; troveGroup: string | null; role: string }[] =>
+  splitList(value).map((entry) => {
+    const at = entry.indexOf('=');
+    const group = entry.slice(0, at).trim();
+    const target = entry.slice(at + 1);
+    const colon = target.lastIndexOf(':');
+    return colon === -1
+      ? { group, troveGroup: null, role: target.trim() }
+      : { group, troveGroup: target.slice(0, colon).trim(), role: target.slice(colon + 1).trim() };
   });
 
 function packageVersion(): string {
@@ -320,13 +343,24 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       linkByEmail: env.TROVE_OIDC_LINK_BY_EMAIL,
       sharedGroup: env.TROVE_OIDC_SHARED_GROUP.trim(),
       roleMapping: Object.fromEntries(
-        roleMappingPairs(env.TROVE_OIDC_ROLE_MAPPING)
-          .filter(([, role]) => role !== 'admin')
-          .map(([group, role]) => [group, role as 'owner' | 'user' | 'viewer']),
+        roleMappingEntries(env.TROVE_OIDC_ROLE_MAPPING)
+          .filter((entry) => entry.troveGroup === null && entry.role !== 'admin')
+          .map((entry) => [entry.group, entry.role as 'owner' | 'user' | 'viewer']),
       ),
-      adminGroups: roleMappingPairs(env.TROVE_OIDC_ROLE_MAPPING)
-        .filter(([, role]) => role === 'admin')
-        .map(([group]) => group),
+      adminGroups: roleMappingEntries(env.TROVE_OIDC_ROLE_MAPPING)
+        .filter((entry) => entry.troveGroup === null && entry.role === 'admin')
+        .map((entry) => entry.group),
+      groupGrants: roleMappingEntries(env.TROVE_OIDC_ROLE_MAPPING).flatMap((entry) =>
+        entry.troveGroup === null
+          ? []
+          : [
+              {
+                providerGroup: entry.group,
+                troveGroup: entry.troveGroup,
+                role: entry.role as ProviderGroupGrant['role'],
+              },
+            ],
+      ),
       stateExpiryMs: env.TROVE_OIDC_STATE_EXPIRY * 1000,
       requestTimeoutMs: env.TROVE_OIDC_REQUEST_TIMEOUT * 1000,
       logoutRedirect: env.TROVE_OIDC_LOGOUT_REDIRECT.trim(),

@@ -141,9 +141,27 @@ describe('TROVE_OIDC_ROLE_MAPPING', () => {
     });
     expect(config.oidc.roleMapping).toEqual({ 'it-staff': 'owner', auditors: 'viewer' });
     expect(config.oidc.adminGroups).toEqual(['it-staff', 'root']);
+    expect(config.oidc.groupGrants).toEqual([]);
     expect(loadConfig({}).oidc.adminGroups).toEqual([]);
+    const message =
+      'TROVE_OIDC_ROLE_MAPPING: must be a comma-separated list of <group>=<owner|user|viewer|admin> or <group>=<Trove group>:<owner|user|viewer>';
     expect(problemsOf({ TROVE_OIDC_ROLE_MAPPING: 'it=root' })).toEqual([
-      'TROVE_OIDC_ROLE_MAPPING: must be a comma-separated list of <group>=<owner|user|viewer|admin> (got "it=root")',
+      `${message} (got "it=root")`,
+    ]);
+    expect(problemsOf({ TROVE_OIDC_ROLE_MAPPING: 'it=Stores:admin' })).toEqual([
+      `${message} (got "it=Stores:admin")`,
+    ]);
+  });
+
+  it('maps provider groups to a role in a named Trove group', () => {
+    const config = loadConfig({
+      TROVE_OIDC_ROLE_MAPPING:
+        'staff=user, warehouse team = Stores: Main hall:owner ,auditors=Stores: Main hall:viewer',
+    });
+    expect(config.oidc.roleMapping).toEqual({ staff: 'user' });
+    expect(config.oidc.groupGrants).toEqual([
+      { providerGroup: 'warehouse team', troveGroup: 'Stores: Main hall', role: 'owner' },
+      { providerGroup: 'auditors', troveGroup: 'Stores: Main hall', role: 'viewer' },
     ]);
   });
 });

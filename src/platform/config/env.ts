@@ -34,6 +34,9 @@ const toTrimmed = ({ value }: { value: unknown }): unknown =>
 /** The encodings of OTLP exports. */
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 
+/** One entry of TROVE_OIDC_ROLE_MAPPING: `<group>=<role>` or `<group>=<Trove group>:<role>`. */
+const ROLE_MAPPING_ENTRY = String.raw`\s*[^=,]+=\s*(?:[^=,]+:\s*(?:owner|user|viewer)|owner|user|viewer|admin)\s*`;
+
 /**
  * Every environment variable Trove reads, declared once with its default.
  * `.env.example` lists the same variables in the same order.
@@ -542,12 +545,14 @@ export class EnvironmentVariables {
 
   /**
    * Provider group to role in the shared group, e.g. `it-admins=owner,staff=user,auditors=viewer`;
-   * `<group>=admin` makes the members of that provider group instance administrators.
+   * `<group>=admin` makes the members of that provider group instance administrators;
+   * `<group>=<Trove group>:<role>` makes them members of that Trove group (created on first use)
+   * with that role, e.g. `warehouse-team=Warehouse:user`.
    */
-  @Matches(
-    /^$|^\s*[^=,]+=(owner|user|viewer|admin)\s*(,\s*[^=,]+=(owner|user|viewer|admin)\s*)*$/,
-    { message: 'must be a comma-separated list of <group>=<owner|user|viewer|admin>' },
-  )
+  @Matches(new RegExp(`^$|^${ROLE_MAPPING_ENTRY}(,${ROLE_MAPPING_ENTRY})*$`), {
+    message:
+      'must be a comma-separated list of <group>=<owner|user|viewer|admin> or <group>=<Trove group>:<owner|user|viewer>',
+  })
   TROVE_OIDC_ROLE_MAPPING = '';
 
   /** Seconds a sign-in at the provider may take (state, nonce and PKCE verifier live this long). */
