@@ -145,14 +145,17 @@ describe('SCIM 2.0 user provisioning', () => {
       const types = json<{ totalResults: number; Resources: { id: string }[] }>(
         await scim.get('/ResourceTypes').expect(200),
       );
-      expect(types.Resources.map((type) => type.id)).toEqual(['User']);
+      expect(types.Resources.map((type) => type.id)).toEqual(['User', 'Group']);
       expect(json(await scim.get('/ResourceTypes/User').expect(200))).toMatchObject({
         id: 'User',
         endpoint: '/Users',
         schema: USER_SCHEMA,
       });
       const schemas = json<{ Resources: { id: string }[] }>(await scim.get('/Schemas').expect(200));
-      expect(schemas.Resources.map((schema) => schema.id)).toContain(USER_SCHEMA);
+      expect(schemas.Resources.map((schema) => schema.id)).toEqual([
+        USER_SCHEMA,
+        'urn:ietf:params:scim:schemas:core:2.0:Group',
+      ]);
       expect(json(await scim.get(`/Schemas/${USER_SCHEMA}`).expect(200))).toMatchObject({
         id: USER_SCHEMA,
         name: 'User',
@@ -184,7 +187,7 @@ describe('SCIM 2.0 user provisioning', () => {
         );
       }
       const routes = collectRoutes(trove.app).filter((route) => route.path.startsWith('/scim/v2/'));
-      expect(routes).toHaveLength(13);
+      expect(routes).toHaveLength(20);
       for (const route of routes) {
         const path = route.path
           .replace(':id', admin?.id ?? '00000000-0000-4000-8000-000000000000')

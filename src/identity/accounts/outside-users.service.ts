@@ -86,7 +86,7 @@ export class OutsideUsersService {
       return this.accounts.createWithOwnGroup(newUser, OIDC_OWN_GROUP_NAME);
     }
     const user = await this.users.insertUser(newUser);
-    await this.joinNamedGroup(this.settings.sharedGroup, user.id, outsider.sharedRole);
+    await this.joinSharedGroup(user.id, outsider.sharedRole);
     return user;
   }
 
@@ -133,7 +133,7 @@ export class OutsideUsersService {
         (mapped
           ? (sharedGroupRole(providerGroups, settings.roleMapping) ?? OUTSIDE_USER_DEFAULT_ROLE)
           : undefined);
-      if (role) await this.joinNamedGroup(settings.sharedGroup, userId, role);
+      if (role) await this.joinSharedGroup(userId, role);
     }
     const granted = new Map<string, GroupRole | undefined>();
     for (const grant of settings.groupGrants) {
@@ -141,8 +141,8 @@ export class OutsideUsersService {
       granted.set(grant.troveGroup, higherRole(granted.get(grant.troveGroup), role));
     }
     for (const [troveGroup, role] of granted) {
-      if (role) await this.joinNamedGroup(troveGroup, userId, role);
-      else await this.leaveNamedGroup(troveGroup, userId);
+      if (role) await this.joinGrantedGroup(troveGroup, userId, role);
+      else await this.leaveGrantedGroup(troveGroup, userId);
     }
     if (settings.adminGroups.length > 0) {
       const admin = providerGroups.some((group) => settings.adminGroups.includes(group));
@@ -151,29 +151,47 @@ export class OutsideUsersService {
   }
 
   /**
-   * Puts the user in the group known by `name` (TROVE_OIDC_SHARED_GROUP, or a Trove group the role
-   * mapping names) with `role`, creating it on first use with the user as its owner. The group is
-   * found by a key derived from the name (`oidcSharedGroupKey`), never by the group's own name,
-   * which its owners may change.
+   * Puts the user in the shared group (TROVE_OIDC_SHARED_GROUP) with `role`, creating it on first
+   * use with the user as its owner (who stays its owner while they are its only one).
    */
-  private async joinNamedGroup(name: string, userId: string, role: GroupRole): Promise<void> {
+  private async joinSharedGroup(userId: string, role: GroupRole): Promise<void> {
+    const group = await this.findOrCreateNamedGroup(this.settings.sharedGroup, userId);
+    if (group.joined) await this.groups.applyRole(group.id, userId, role);
+    else await this.accounts.addMember(group.id, userId, role);
+    if (group.created) await this.accounts.repairDefaultGroup(userId);
+  }
+
+  /**
+   * Puts the user in a Trove group the role mapping names with exactly `role`, creating the group
+   * on first use.
+   */
+  private async joinGrantedGroup(name: string, userId: string, role: GroupRole): Promise<void> {
+    const group = await this.findOrCreateNamedGroup(name, userId);
+    if (group.joined) await this.groups.applyGrantedRole(group.id, userId, role);
+    else await this.accounts.addMember(group.id, userId, role);
+    if (group.created) await this.accounts.repairDefaultGroup(userId);
+  }
+
+  /**
+   * The group known by `name`, created on first use with the user as its owner; `joined` tells
+   * whether the user is a member already. The group is found by a key derived from the name
+   * (`oidcSharedGroupKey`), never by the group's own name, which its owners may change.
+   */
+  private async findOrCreateNamedGroup(
+    name: string,
+    userId: string,
+  ): Promise<{ id: string; created: boolean; joined: boolean }> {
     const group = await this.accounts.findOrCreateOidcShared(
       oidcSharedGroupKey(name),
       name,
       userId,
     );
-    if (group.created) {
-      await this.groups.applyRole(group.id, userId, role);
-      await this.accounts.repairDefaultGroup(userId);
-    } else if (await this.groups.isMember(group.id, userId)) {
-      await this.groups.applyRole(group.id, userId, role);
-    } else {
-      await this.accounts.addMember(group.id, userId, role);
-    }
+    const joined = group.created || (await this.groups.isMember(group.id, userId));
+    return { ...group, joined };
   }
 
-  /** Ends the user's membership of the group known by `name`, if there is one. */
-  private async leaveNamedGroup(name: string, userId: string): Promise<void> {
+  /** Ends the user's membership of a Trove group the role mapping names, if there is one. */
+  private async leaveGrantedGroup(name: string, userId: string): Promise<void> {
     const groupId = await this.groups.findOidcShared(oidcSharedGroupKey(name));
     if (groupId && (await this.groups.removeGrantedMember(groupId, userId))) {
       await this.accounts.repairDefaultGroup(userId);

@@ -212,6 +212,18 @@ export class GroupsService {
   }
 
   /**
+   * Sets the role an identity provider grants in a group the role mapping names (not the shared
+   * group): exactly that role, even when it leaves the group without an owner, since the provider
+   * decides who owns it.
+   */
+  @Transactional()
+  async applyGrantedRole(groupId: string, userId: string, role: GroupRole): Promise<void> {
+    await this.groups.setRole(groupId, userId, role);
+    this.verified.forgetUser(userId);
+    await this.changes.publish(groupId, 'user.mutation');
+  }
+
+  /**
    * Ends a membership the identity provider granted (a provider group it no longer lists the user
    * in): whatever the role, and even the last member's, since the provider decides who is in the
    * group. Does nothing when they are not a member. The user's default group is the accounts

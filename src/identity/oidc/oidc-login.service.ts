@@ -11,7 +11,7 @@ import { localTarget, SIGNED_IN_PAGE } from '../../platform/http/local-target.js
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import { setSessionCookies } from '../users/session-cookies.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
-import { checkAccess, readIdentity } from './oidc-claims.js';
+import { readIdentity } from './oidc-claims.js';
 import { oidcFailureLocation, OidcSignInRefused } from './oidc-errors.js';
 import { describeError, parseJsonObject } from './oidc-http.js';
 import { OidcProviderService } from './oidc-provider.service.js';
@@ -215,8 +215,7 @@ export class OidcLoginService {
     // UserInfo wins; the ID token fills the gaps.
     const claims = { ...idClaims, ...userInfo } as Record<string, unknown>;
     const identity = readIdentity(claims, idClaims.iss, idClaims.sub, this.settings);
-    const sharedRole = checkAccess(identity, this.settings);
-    const signedIn = await this.accounts.signIn(identity, sharedRole);
+    const signedIn = await this.accounts.signIn(identity);
     // Kept with the session, so that the provider's back-channel logout of this session ends it.
     const sid: unknown = idClaims.sid;
     return typeof sid === 'string' && sid !== ''

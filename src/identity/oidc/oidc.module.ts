@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { GroupsModule } from '../groups/groups.module.js';
+import { ScimModule } from '../scim/scim.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { OidcAccountsService } from './oidc-accounts.service.js';
 import { OidcLoginService } from './oidc-login.service.js';
@@ -15,7 +16,7 @@ import { OidcController } from './oidc.controller.js';
  * logout driven by the provider (back-channel and RP-initiated logout).
  */
 @Module({
-  imports: [AuthModule, UsersModule, GroupsModule, AccountsModule],
+  imports: [AuthModule, UsersModule, GroupsModule, AccountsModule, ScimModule],
   controllers: [OidcController],
   providers: [
     OidcProviderService,

@@ -1,9 +1,12 @@
 import SCIMMY from 'scimmy';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { filterToSql } from './scim-filter.js';
+import { filterToSql, GROUP_FILTER_COLUMNS, USER_FILTER_COLUMNS } from './scim-filter.js';
 import { loadScimmy } from './scimmy.js';
 
-const sql = (filter: string) => filterToSql(new SCIMMY.Types.Filter(filter), 2);
+const sql = (filter: string) =>
+  filterToSql(new SCIMMY.Types.Filter(filter), 2, USER_FILTER_COLUMNS);
+const groupSql = (filter: string) =>
+  filterToSql(new SCIMMY.Types.Filter(filter), 2, GROUP_FILTER_COLUMNS);
 
 describe('filterToSql', () => {
   // Trove imports SCIMMY at start-up only while SCIM is on.
@@ -52,5 +55,20 @@ describe('filterToSql', () => {
         expect.objectContaining({ status: 400, scimType: 'invalidFilter', message }),
       );
     }
+  });
+
+  it('finds a group by its name without regard to case, and by a member through its rows', () => {
+    const member = '0b9b1f4e-1c1a-4d7e-9e5e-3f7a2b1c0d9e';
+    expect(groupSql(`displayName eq "Stores" and members[value eq "${member}"]`)).toEqual({
+      sql:
+        '((coalesce((lower(g.display_name) = $2), false) AND ' +
+        '(coalesce(EXISTS (SELECT 1 FROM scim_group_members m WHERE m.group_id = g.id AND ' +
+        '(m.user_id::text = $3)), false))))',
+      values: ['stores', member],
+    });
+    expect(groupSql(`members eq "${member}"`).sql).toContain('EXISTS (SELECT 1');
+    expect(() => groupSql('userName eq "x"')).toThrow(
+      expect.objectContaining({ scimType: 'invalidFilter' }),
+    );
   });
 });

@@ -9,17 +9,24 @@ export interface SqlCondition {
 
 type Expression = (string | number | boolean | null)[];
 
-/** How one SCIM attribute of a user is read in SQL (`u`: users, `s`: scim_identities). */
+/** How one SCIM attribute is read in SQL. */
 interface Column {
   sql: string;
   kind: 'text' | 'caseless' | 'boolean' | 'time' | 'id';
+  /**
+   * For a multi-valued attribute kept in rows of its own: the condition that some row matches,
+   * given the comparison on one row.
+   */
+  some?: (comparison: string) => string;
 }
 
+/** The attributes a filter may name (lower case, as SCIM names are caseless), and their columns. */
+export type FilterColumns = Readonly<Record<string, Column>>;
+
 /**
- * The attributes a filter may name (lower case, as SCIM attribute names are caseless), and the
- * column each is read from: what identity providers ask about a user.
+ * What identity providers ask about a user (`u`: users, `s`: scim_identities).
  */
-const COLUMNS: Record<string, Column> = {
+export const USER_FILTER_COLUMNS: FilterColumns = {
   id: { sql: 'u.id::text', kind: 'id' },
   username: { sql: 'coalesce(s.user_name, u.email)', kind: 'caseless' },
   externalid: { sql: 's.external_id', kind: 'text' },
@@ -30,6 +37,24 @@ const COLUMNS: Record<string, Column> = {
   'meta.created': { sql: 'u.created_at', kind: 'time' },
   'meta.lastmodified': { sql: 'u.updated_at', kind: 'time' },
 };
+
+/** What identity providers ask about a pushed group (`g`: scim_groups). */
+export const GROUP_FILTER_COLUMNS: FilterColumns = {
+  id: { sql: 'g.id::text', kind: 'id' },
+  displayname: { sql: 'g.display_name', kind: 'caseless' },
+  externalid: { sql: 'g.external_id', kind: 'text' },
+  'members.value': {
+    sql: 'm.user_id::text',
+    kind: 'id',
+    some: (comparison) =>
+      `EXISTS (SELECT 1 FROM scim_group_members m WHERE m.group_id = g.id AND ${comparison})`,
+  },
+  'meta.created': { sql: 'g.created_at', kind: 'time' },
+  'meta.lastmodified': { sql: 'g.updated_at', kind: 'time' },
+};
+
+/** An attribute named without its sub-attribute (`emails`, `members`): its `value`. */
+const VALUE_OF = new Set(['emails', 'members']);
 
 const OPERATORS: Record<string, string> = {
   eq: '=',
@@ -45,19 +70,23 @@ const unsupported = (message: string): Error =>
 
 /**
  * Turns a SCIM filter, as SCIMMY parsed it (a list of alternatives, each an object whose
- * attributes must all match), into a SQL condition over `users u` and `scim_identities s`, every
+ * attributes must all match), into a SQL condition over the `columns` of a resource type, every
  * value a bound parameter from `$first` on. userName, display names and e-mail addresses compare
- * without regard to case (RFC 7643 `caseExact: false`); externalId and id exactly. An attribute
+ * without regard to case (RFC 7643 `caseExact: false`); externalId and ids exactly. An attribute
  * or operator Trove cannot filter on is a 400 `invalidFilter`.
  */
-export function filterToSql(filter: SCIMMY.Types.Filter, first: number): SqlCondition {
+export function filterToSql(
+  filter: SCIMMY.Types.Filter,
+  first: number,
+  columns: FilterColumns,
+): SqlCondition {
   const values: unknown[] = [];
   const bind = (value: unknown): string => {
     values.push(value);
     return `$${first + values.length - 1}`;
   };
   const alternatives = [...(filter as unknown as Record<string, unknown>[])].map((branch) =>
-    branchToSql(branch, '', bind),
+    branchToSql(branch, '', bind, columns),
   );
   return { sql: alternatives.length === 0 ? 'true' : `(${alternatives.join(' OR ')})`, values };
 }
@@ -66,29 +95,35 @@ function branchToSql(
   branch: Record<string, unknown>,
   prefix: string,
   bind: (value: unknown) => string,
+  columns: FilterColumns,
 ): string {
   const parts = Object.entries(branch).map(([attribute, test]) =>
-    testToSql(`${prefix}${attribute}`, test, bind),
+    testToSql(`${prefix}${attribute}`, test, bind, columns),
   );
   return parts.length === 0 ? 'true' : `(${parts.join(' AND ')})`;
 }
 
-function testToSql(path: string, test: unknown, bind: (value: unknown) => string): string {
+function testToSql(
+  path: string,
+  test: unknown,
+  bind: (value: unknown) => string,
+  columns: FilterColumns,
+): string {
   if (Array.isArray(test)) {
     if (test.length > 0 && test.every((item) => item !== null && typeof item === 'object')) {
       // Several expressions on one attribute (all must hold), or alternatives of a sub-filter.
       if (test.every(Array.isArray)) {
-        return `(${test.map((item) => testToSql(path, item, bind)).join(' AND ')})`;
+        return `(${test.map((item) => testToSql(path, item, bind, columns)).join(' AND ')})`;
       }
       return `(${(test as Record<string, unknown>[])
-        .map((item) => branchToSql(item, `${path}.`, bind))
+        .map((item) => branchToSql(item, `${path}.`, bind, columns))
         .join(' OR ')})`;
     }
-    return expressionToSql(path, test as Expression, bind);
+    return expressionToSql(path, test as Expression, bind, columns);
   }
   if (test !== null && typeof test === 'object') {
     // A complex attribute (`name.formatted`, `emails[value eq …]`): its sub-attributes.
-    return branchToSql(test as Record<string, unknown>, `${path}.`, bind);
+    return branchToSql(test as Record<string, unknown>, `${path}.`, bind, columns);
   }
   throw unsupported(`the filter on '${path}' is not understood`);
 }
@@ -97,13 +132,19 @@ function expressionToSql(
   path: string,
   expression: Expression,
   bind: (value: unknown) => string,
+  columns: FilterColumns,
 ): string {
   const key = path.toLowerCase();
-  const column = COLUMNS[key === 'emails' ? 'emails.value' : key];
+  const column = Object.hasOwn(columns, key)
+    ? columns[key]
+    : VALUE_OF.has(key) && Object.hasOwn(columns, `${key}.value`)
+      ? columns[`${key}.value`]
+      : undefined;
   if (!column) throw unsupported(`filtering on '${path}' is not supported`);
   const negated = String(expression[0]).toLowerCase() === 'not';
   const [operator, expected] = (negated ? expression.slice(1) : expression) as [string, unknown];
-  const sql = comparison(path, column, String(operator).toLowerCase(), expected, bind);
+  const compared = comparison(path, column, String(operator).toLowerCase(), expected, bind);
+  const sql = column.some ? column.some(compared) : compared;
   return negated ? `NOT coalesce(${sql}, false)` : `coalesce(${sql}, false)`;
 }
 

@@ -58,4 +58,8 @@ export class ScimGroupMemberRecord {
   @ManyToOne('UserRecord', { onDelete: 'CASCADE' })
   @JoinColumn()
   user?: Relation<UserRecord>;
+
+  /** When the provider added them: members are listed in this order. */
+  @CreateDateColumn({ type: 'timestamptz' })
+  addedAt: Date;
 }

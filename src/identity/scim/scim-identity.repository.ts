@@ -55,6 +55,16 @@ export class ScimIdentityRepository {
     return rows[0];
   }
 
+  /** Which of these users are members of the shared group `groupId`. */
+  async membersAmong(groupId: string, userIds: string[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.db.query<{ user_id: string }>(
+      `SELECT user_id FROM group_memberships WHERE group_id = $1 AND user_id = ANY($2::uuid[])`,
+      [groupId, userIds],
+    );
+    return rows.map((row) => row.user_id);
+  }
+
   /** A page of the members matching `condition` (bound from `$2` on), oldest first, and how many match. */
   async findPage(
     groupId: string,

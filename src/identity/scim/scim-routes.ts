@@ -11,6 +11,9 @@ const SERVED: { path: RegExp; methods: readonly string[] }[] = [
   { path: /^\/Users$/, methods: ['GET', 'POST'] },
   { path: /^\/Users\/\.search$/, methods: ['POST'] },
   { path: /^\/Users\/[^/]+$/, methods: ['GET', 'PUT', 'PATCH', 'DELETE'] },
+  { path: /^\/Groups$/, methods: ['GET', 'POST'] },
+  { path: /^\/Groups\/\.search$/, methods: ['POST'] },
+  { path: /^\/Groups\/[^/]+$/, methods: ['GET', 'PUT', 'PATCH', 'DELETE'] },
 ];
 
 /** Endpoints of RFC 7644 that Trove does not offer, with the section that describes each. */

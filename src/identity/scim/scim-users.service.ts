@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Transactional } from '@nestjs-cls/transactional';
 import { isUUID } from 'class-validator';
@@ -11,35 +11,28 @@ import {
 } from '../accounts/outside-users.service.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
-import { filterToSql } from './scim-filter.js';
+import { filterToSql, USER_FILTER_COLUMNS } from './scim-filter.js';
 import {
   ScimIdentityRepository,
   type ScimNameParts,
   type ScimUserRow,
 } from './scim-identity.repository.js';
-import { loadScimmy, scimmy } from './scimmy.js';
+import {
+  listParams,
+  notFound,
+  parsed,
+  SCIM_DEFAULT_COUNT,
+  SCIM_MAX_RESULTS,
+  SCIM_TEXT_MAX_LENGTH,
+  type ScimListResponse,
+  type ScimQuery,
+  type ScimResource,
+  scimError,
+  searchQuery,
+} from './scim-protocol.js';
+import { scimmy } from './scimmy.js';
 
-/** Users returned when a list asks for no `count`, and the most a list returns. */
-export const SCIM_DEFAULT_COUNT = 100;
-export const SCIM_MAX_RESULTS = 200;
-
-const TEXT_MAX_LENGTH = 255;
-const SEARCH_REQUEST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
-
-type ScimQuery = Record<string, unknown>;
-/** The query parameters SCIMMY's resources take. */
-type ResourceParams = ConstructorParameters<typeof SCIMMY.Resources.User>[1];
-type ScimResource = Record<string, unknown>;
-
-/** A SCIM list answer (RFC 7644 3.4.2). */
-export interface ScimListResponse {
-  schemas: string[];
-  totalResults: number;
-  startIndex: number;
-  itemsPerPage: number;
-  Resources: ScimResource[];
-}
 
 /** What a create, replace or patch asks Trove to store. */
 interface ScimUserInput {
@@ -52,91 +45,6 @@ interface ScimUserInput {
   externalId?: string | null;
 }
 
-/** A SCIM error (RFC 7644 §3.12) with its status and, where one applies, its `scimType`. */
-export const scimError = (status: number, scimType: string | null, detail: string): Error =>
-  // SCIMMY takes null for an error without a SCIM error keyword; its types say string.
-  new (scimmy().Types.Error)(status, scimType as string, detail);
-
-const notFound = (id: string): Error => scimError(404, null, `Resource ${id} not found`);
-
-/** SCIMMY's protocol objects are set up once per process (they are module-wide). */
-let scimmyConfigured = false;
-function configureScimmy(library: typeof SCIMMY): void {
-  if (scimmyConfigured) return;
-  scimmyConfigured = true;
-  if (!library.Resources.declared('User')) library.Resources.declare(library.Resources.User);
-  describeWhatIsKept(library);
-  library.Config.set({
-    documentationUri: 'https://github.com/sysadminsmedia/homebox',
-    patch: true,
-    filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
-    sort: false,
-    bulk: false,
-    changePassword: false,
-    etag: false,
-    authenticationSchemes: [
-      {
-        type: 'oauthbearertoken',
-        name: 'OAuth Bearer Token',
-        description: 'The token set as TROVE_SCIM_TOKEN, sent as `Authorization: Bearer <token>`',
-        specUri: 'https://www.rfc-editor.org/rfc/rfc6750',
-      },
-    ],
-  });
-}
-
-/**
- * The User attributes of RFC 7643 §4.1 that Trove does not keep: left out of the schema it serves,
- * so that a client trusting `/Schemas` expects none of them, and accepted and ignored when sent
- * (RFC 7644 §3.3), as are extensions such as the enterprise User.
- */
-const USER_ATTRIBUTES_NOT_KEPT = [
-  'nickName',
-  'profileUrl',
-  'title',
-  'userType',
-  'preferredLanguage',
-  'locale',
-  'timezone',
-  'password',
-  'phoneNumbers',
-  'ims',
-  'photos',
-  'addresses',
-  'groups',
-  'entitlements',
-  'roles',
-  'x509Certificates',
-  'name.honorificPrefix',
-  'name.honorificSuffix',
-  'emails.display',
-];
-
-/**
- * Serves the User schema as Trove keeps it: the attributes above left out, `emails` (with its
- * `value`) required, the rule a create or replace is held to (Trove needs an e-mail address), and
- * an address's `type` free.
- */
-function describeWhatIsKept(library: typeof SCIMMY): void {
-  const user = library.Schemas.User.definition;
-  user.truncate(...USER_ATTRIBUTES_NOT_KEPT);
-  for (const name of ['emails', 'emails.value']) {
-    (user.attribute(name).config as { required: boolean }).required = true;
-  }
-  // Trove keeps no address's type (it answers "work"): any is accepted, "Work" as Entra sends it.
-  (user.attribute('emails.type').config as { canonicalValues?: unknown }).canonicalValues = false;
-}
-
-/** SCIMMY reports a resource that fails its schema with a TypeError: a 400 for the client. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof TypeError) throw scimError(400, 'invalidValue', error.message);
-    throw error;
-  }
-}
-
 /**
  * SCIM 2.0 provisioning of users (RFC 7643/7644) with SCIMMY for the protocol: schemas and their
  * validation, filters, PATCH operations, list and error messages. The users SCIM sees are the
@@ -147,7 +55,7 @@ function parsed<T>(parse: () => T): T {
  * deletes it as account deletion does.
  */
 @Injectable()
-export class ScimUsersService implements OnModuleInit {
+export class ScimUsersService {
   constructor(
     private readonly identities: ScimIdentityRepository,
     private readonly users: UsersService,
@@ -155,16 +63,6 @@ export class ScimUsersService implements OnModuleInit {
     private readonly outsideUsers: OutsideUsersService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
-
-  /** SCIMMY is imported and set up only while SCIM is on. */
-  async onModuleInit(): Promise<void> {
-    if (this.token !== '') configureScimmy(await loadScimmy());
-  }
-
-  /** SCIM answers only while TROVE_SCIM_TOKEN is set. */
-  get token(): string {
-    return this.config.get('scim', { infer: true }).token;
-  }
 
   private get sharedGroupName(): string {
     return this.config.get('oidc', { infer: true }).sharedGroup;
@@ -174,32 +72,15 @@ export class ScimUsersService implements OnModuleInit {
     return this.groups.findOidcShared(oidcSharedGroupKey(this.sharedGroupName));
   }
 
-  async serviceProviderConfig(base: string): Promise<unknown> {
-    scimmy().Resources.ServiceProviderConfig.basepath(base);
-    return new (scimmy().Resources.ServiceProviderConfig)().read();
-  }
-
-  async resourceTypes(base: string, id?: string): Promise<unknown> {
-    scimmy().Resources.ResourceType.basepath(base);
-    return id === undefined
-      ? counted(await new (scimmy().Resources.ResourceType)().read())
-      : new (scimmy().Resources.ResourceType)(id).read();
-  }
-
-  async schemas(base: string, id?: string): Promise<unknown> {
-    scimmy().Resources.Schema.basepath(base);
-    return id === undefined
-      ? counted(await new (scimmy().Resources.Schema)().read())
-      : new (scimmy().Resources.Schema)(id).read();
-  }
-
   /** The users matching `filter`, a page of them (`startIndex` from 1, `count`). */
   async list(query: ScimQuery, base: string): Promise<ScimListResponse> {
     const params = new (scimmy().Resources.User)(undefined, listParams(query));
     const startIndex = params.constraints?.startIndex ?? 1;
     const count = Math.min(params.constraints?.count ?? SCIM_DEFAULT_COUNT, SCIM_MAX_RESULTS);
     const groupId = await this.sharedGroupId();
-    const condition = params.filter ? filterToSql(params.filter, 2) : { sql: 'true', values: [] };
+    const condition = params.filter
+      ? filterToSql(params.filter, 2, USER_FILTER_COLUMNS)
+      : { sql: 'true', values: [] };
     const page = groupId
       ? await this.identities.findPage(groupId, condition, startIndex - 1, count)
       : { rows: [], total: 0 };
@@ -217,28 +98,7 @@ export class ScimUsersService implements OnModuleInit {
    * `excludedAttributes` as arrays (or text), `startIndex` and `count` as integers.
    */
   async search(body: unknown, base: string): Promise<ScimListResponse> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw scimError(400, 'invalidSyntax', 'SearchRequest expected a JSON object body');
-    }
-    const message = body as ScimResource;
-    const schemas = message.schemas;
-    if (!Array.isArray(schemas) || !schemas.includes(SEARCH_REQUEST_SCHEMA)) {
-      throw scimError(400, 'invalidSyntax', `a SearchRequest names ${SEARCH_REQUEST_SCHEMA}`);
-    }
-    const query: ScimQuery = {};
-    for (const [name, value] of Object.entries(message)) {
-      if (name === 'schemas' || value === undefined || value === null) continue;
-      if (name === 'attributes' || name === 'excludedAttributes') {
-        const names = Array.isArray(value) ? value : [value];
-        if (!names.every((each) => typeof each === 'string')) {
-          throw scimError(400, 'invalidValue', `${name} must be a list of attribute names`);
-        }
-        query[name] = names.join(',');
-      } else {
-        query[name] = typeof value === 'number' ? String(value) : value;
-      }
-    }
-    return this.list(query, base);
+    return this.list(searchQuery(body), base);
   }
 
   async get(id: string, query: ScimQuery, base: string): Promise<ScimResource> {
@@ -370,24 +230,6 @@ export class ScimUsersService implements OnModuleInit {
 /** SCIM user names compare without regard to case (RFC 7643 `caseExact: false`). */
 const userNameKey = (userName: string): string => userName.trim().toLowerCase();
 
-/** Query parameters as SCIMMY takes them: `startIndex` and `count` as integers. */
-function listParams(query: ScimQuery): ResourceParams {
-  const params: ScimQuery = {};
-  for (const name of ['filter', 'attributes', 'excludedAttributes', 'sortBy', 'sortOrder']) {
-    if (query[name] !== undefined) params[name] = query[name];
-  }
-  for (const name of ['startIndex', 'count']) {
-    const value = query[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value)) {
-      throw scimError(400, 'invalidValue', `${name} must be an integer`);
-    }
-    params[name] = Number(value);
-  }
-  // Of the right types or refused by SCIMMY's resource with a SCIM error.
-  return params;
-}
-
 /**
  * Microsoft Entra ID sends `active` as the string "True" or "False" in PATCH operations; SCIM's
  * schema says boolean. Those two strings are read as the booleans they mean.
@@ -417,7 +259,7 @@ function withBooleanActive(message: ScimResource): ScimResource {
 
 /** A part of a name as sent: trimmed, at most 255 characters, null when empty or absent. */
 function namePart(value: string | undefined): string | null {
-  const part = value?.trim().slice(0, TEXT_MAX_LENGTH) ?? '';
+  const part = value?.trim().slice(0, SCIM_TEXT_MAX_LENGTH) ?? '';
   return part === '' ? null : part;
 }
 
@@ -446,7 +288,7 @@ function withNameOfChangedParts(
   const partsChanged = joinedName(before.nameParts) !== joinedName(after.nameParts);
   const joined = joinedName(after.nameParts);
   return partsChanged && joined !== '' && shown(current) === shown(patched)
-    ? { ...after, name: joined.slice(0, TEXT_MAX_LENGTH) }
+    ? { ...after, name: joined.slice(0, SCIM_TEXT_MAX_LENGTH) }
     : after;
 }
 
@@ -466,13 +308,17 @@ function readInput(body: unknown): ScimUserInput {
     externalId?: string;
   };
   const userName = (resource.userName ?? '').trim();
-  if (userName === '' || userName.length > TEXT_MAX_LENGTH) {
-    throw scimError(400, 'invalidValue', `userName must have 1 to ${TEXT_MAX_LENGTH} characters`);
+  if (userName === '' || userName.length > SCIM_TEXT_MAX_LENGTH) {
+    throw scimError(
+      400,
+      'invalidValue',
+      `userName must have 1 to ${SCIM_TEXT_MAX_LENGTH} characters`,
+    );
   }
   const emails = resource.emails ?? [];
   const email = // The last one marked primary: a PATCH that adds a primary address appends it.
     ((emails.findLast((entry) => entry.primary) ?? emails[0])?.value ?? '').trim();
-  if (!EMAIL_SHAPE.test(email) || email.length > TEXT_MAX_LENGTH) {
+  if (!EMAIL_SHAPE.test(email) || email.length > SCIM_TEXT_MAX_LENGTH) {
     throw scimError(400, 'invalidValue', 'a user needs an e-mail address in emails');
   }
   const nameParts: ScimNameParts = {
@@ -485,10 +331,14 @@ function readInput(body: unknown): ScimUserInput {
     resource.name?.formatted?.trim() ||
     joinedName(nameParts) ||
     userName
-  ).slice(0, TEXT_MAX_LENGTH);
+  ).slice(0, SCIM_TEXT_MAX_LENGTH);
   const externalId = resource.externalId?.trim();
-  if (externalId !== undefined && externalId.length > TEXT_MAX_LENGTH) {
-    throw scimError(400, 'invalidValue', `externalId has more than ${TEXT_MAX_LENGTH} characters`);
+  if (externalId !== undefined && externalId.length > SCIM_TEXT_MAX_LENGTH) {
+    throw scimError(
+      400,
+      'invalidValue',
+      `externalId has more than ${SCIM_TEXT_MAX_LENGTH} characters`,
+    );
   }
   return {
     userName,
@@ -531,15 +381,4 @@ function toScimUser(
   return attributes === undefined
     ? shown
     : { ...shown, schemas: [scimmy().Schemas.User.definition.id], id: row.id };
-}
-
-/**
- * A discovery list (ResourceTypes, Schemas) whose `itemsPerPage` counts the resources it holds
- * (SCIMMY reports its default page size there).
- */
-function counted(list: unknown): unknown {
-  const plain = JSON.parse(JSON.stringify(list)) as ScimResource;
-  return Array.isArray(plain.Resources)
-    ? { ...plain, itemsPerPage: plain.Resources.length }
-    : plain;
 }

@@ -39,12 +39,10 @@ import { ScimBodyInterceptor } from './scim-body.interceptor.js';
 import { SCIM_CONTENT_TYPE, ScimErrorFilter } from './scim-error.filter.js';
 import { scimRouteProblem } from './scim-routes.js';
 import { ScimTokenGuard } from './scim-token.guard.js';
-import {
-  SCIM_DEFAULT_COUNT,
-  SCIM_MAX_RESULTS,
-  scimError,
-  ScimUsersService,
-} from './scim-users.service.js';
+import { ScimDiscoveryService } from './scim-discovery.service.js';
+import { ScimGroupsService } from './scim-groups.service.js';
+import { SCIM_DEFAULT_COUNT, SCIM_MAX_RESULTS, scimError } from './scim-protocol.js';
+import { ScimUsersService } from './scim-users.service.js';
 
 /** Where SCIM is served, outside `/api/v1`: `/scim/v2`. */
 export const SCIM_BASE_PATH = 'scim/v2';
@@ -102,6 +100,24 @@ const DOCUMENT = (description: string) => ({
   content: { 'application/scim+json': { schema: { type: 'object', additionalProperties: true } } },
 });
 const ID_PARAM = { name: 'id', description: 'The user’s id (a UUID)', type: String };
+const GROUP_ID_PARAM = { name: 'id', description: 'The pushed group’s id (a UUID)', type: String };
+const GROUP_CONFLICT = errorResponse(409, 'displayName already in use (`uniqueness`)');
+const GROUP_SCHEMA = {
+  type: 'object',
+  description: 'A SCIM Group resource (urn:ietf:params:scim:schemas:core:2.0:Group)',
+  additionalProperties: true,
+  example: {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+    displayName: 'Warehouse team',
+    externalId: '00g1a2b3c4',
+    members: [{ value: '5b0e7c9a-8d3f-4e21-9a6b-1f2c3d4e5f60' }],
+  },
+};
+const group = (status: number, description: string) => ({
+  status,
+  description,
+  content: { 'application/scim+json': { schema: GROUP_SCHEMA } },
+});
 const ATTRIBUTES = [
   { name: 'attributes', required: false, type: String, description: 'Only these attributes' },
   {
@@ -114,7 +130,7 @@ const ATTRIBUTES = [
 
 /**
  * SCIM 2.0 (RFC 7643/7644) for the identity provider's provisioning client: discovery
- * documents and Users. Authenticated by TROVE_SCIM_TOKEN (not by Trove's sessions or API keys);
+ * documents, Users and Groups. Authenticated by TROVE_SCIM_TOKEN (not by Trove's sessions or API keys);
  * every answer, errors included, is `application/scim+json`.
  */
 @ApiTags('scim')
@@ -127,6 +143,8 @@ const ATTRIBUTES = [
 export class ScimController {
   constructor(
     private readonly scim: ScimUsersService,
+    private readonly scimGroups: ScimGroupsService,
+    private readonly discovery: ScimDiscoveryService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -149,40 +167,40 @@ export class ScimController {
   @ApiResponse(UNAUTHORIZED)
   @ApiResponse(NOT_FOUND)
   getScimServiceProviderConfig(@Req() request: Request): Promise<unknown> {
-    return this.scim.serviceProviderConfig(this.base(request));
+    return this.discovery.serviceProviderConfig(this.base(request));
   }
 
   @Get('ResourceTypes')
   @Header('Content-Type', SCIM_CONTENT_TYPE)
-  @ApiOperation({ summary: 'SCIM: the resource types served (User)' })
+  @ApiOperation({ summary: 'SCIM: the resource types served (User, Group)' })
   @ApiProduces('application/scim+json')
   @ApiResponse(DOCUMENT('A ListResponse of ResourceType resources'))
   @ApiResponse(UNAUTHORIZED)
   @ApiResponse(NOT_FOUND)
   listScimResourceTypes(@Req() request: Request): Promise<unknown> {
-    return this.scim.resourceTypes(this.base(request));
+    return this.discovery.resourceTypes(this.base(request));
   }
 
   @Get('ResourceTypes/:id')
   @Header('Content-Type', SCIM_CONTENT_TYPE)
-  @ApiOperation({ summary: 'SCIM: one resource type (`User`)' })
+  @ApiOperation({ summary: 'SCIM: one resource type (`User` or `Group`)' })
   @ApiProduces('application/scim+json')
   @ApiResponse(DOCUMENT('The ResourceType resource'))
   @ApiResponse(UNAUTHORIZED)
   @ApiResponse(NOT_FOUND)
   getScimResourceType(@Req() request: Request, @Param('id') id: string): Promise<unknown> {
-    return this.scim.resourceTypes(this.base(request), id);
+    return this.discovery.resourceTypes(this.base(request), id);
   }
 
   @Get('Schemas')
   @Header('Content-Type', SCIM_CONTENT_TYPE)
-  @ApiOperation({ summary: 'SCIM: the schemas served (core User)' })
+  @ApiOperation({ summary: 'SCIM: the schemas served (core User and Group)' })
   @ApiProduces('application/scim+json')
   @ApiResponse(DOCUMENT('A ListResponse of Schema resources'))
   @ApiResponse(UNAUTHORIZED)
   @ApiResponse(NOT_FOUND)
   listScimSchemas(@Req() request: Request): Promise<unknown> {
-    return this.scim.schemas(this.base(request));
+    return this.discovery.schemas(this.base(request));
   }
 
   @Get('Schemas/:id')
@@ -193,7 +211,7 @@ export class ScimController {
   @ApiResponse(UNAUTHORIZED)
   @ApiResponse(NOT_FOUND)
   getScimSchema(@Req() request: Request, @Param('id') id: string): Promise<unknown> {
-    return this.scim.schemas(this.base(request), id);
+    return this.discovery.schemas(this.base(request), id);
   }
 
   @Get('Users')
@@ -393,6 +411,193 @@ export class ScimController {
   @ApiResponse(UNAVAILABLE)
   deleteScimUser(@Param('id') id: string): Promise<void> {
     return this.scim.remove(id);
+  }
+
+  @Get('Groups')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: list or find pushed groups',
+    description:
+      'The groups the identity provider pushed, oldest first. `filter` may name `displayName` ' +
+      '(without regard to case), `externalId`, `id`, `members.value` (a member’s user id), ' +
+      '`meta.created` and `meta.lastModified`. `excludedAttributes=members` leaves the members ' +
+      `out. Paging: \`startIndex\` (from 1) and \`count\` (${SCIM_DEFAULT_COUNT} unless given, ` +
+      `at most ${SCIM_MAX_RESULTS}).`,
+  })
+  @ApiProduces('application/scim+json')
+  @ApiQuery({
+    name: 'filter',
+    required: false,
+    type: String,
+    example: 'displayName eq "Warehouse team"',
+  })
+  @ApiQuery({ name: 'startIndex', required: false, type: Number })
+  @ApiQuery({ name: 'count', required: false, type: Number })
+  @ApiQuery(ATTRIBUTES[0])
+  @ApiQuery(ATTRIBUTES[1])
+  @ApiResponse(DOCUMENT('A ListResponse of Group resources'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  listScimGroups(
+    @Req() request: Request,
+    @Query() query: Record<string, unknown>,
+  ): Promise<unknown> {
+    return this.scimGroups.list(query, this.base(request));
+  }
+
+  @Post('Groups')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: push a group',
+    description:
+      'Kept as sent, so the provider sees its own state. What it grants follows from ' +
+      'TROVE_OIDC_ROLE_MAPPING by its display name: `<group>=<role>` a role in the shared group, ' +
+      '`<group>=<Trove group>:<role>` membership of that Trove group with that role, ' +
+      '`<group>=admin` instance administration; a group the mapping does not name grants ' +
+      'nothing. Members are users provisioned here (by `value`, their id); display names are ' +
+      'unique without regard to case.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiBody({ schema: GROUP_SCHEMA })
+  @ApiResponse(group(201, 'The Group resource; Location names it'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(GROUP_CONFLICT)
+  @ApiResponse(UNAVAILABLE)
+  async createScimGroup(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    const created = await this.scimGroups.create(body, query, this.base(request));
+    const location = (created.meta as { location?: string } | undefined)?.location;
+    if (location) response.setHeader('Location', location);
+    response.status(201);
+    return created;
+  }
+
+  @Post('Groups/.search')
+  @HttpCode(200)
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: find pushed groups with a SearchRequest (RFC 7644 §3.4.3)',
+    description: 'The same search as `GET /Groups`, its parameters sent as a SearchRequest.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiResponse(DOCUMENT('A ListResponse of Group resources'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  searchScimGroups(@Req() request: Request, @Body() body: unknown): Promise<unknown> {
+    return this.scimGroups.search(body, this.base(request));
+  }
+
+  @Get('Groups/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({ summary: 'SCIM: one pushed group' })
+  @ApiProduces('application/scim+json')
+  @ApiParam(GROUP_ID_PARAM)
+  @ApiQuery(ATTRIBUTES[0])
+  @ApiQuery(ATTRIBUTES[1])
+  @ApiResponse(group(200, 'The Group resource'))
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  getScimGroup(
+    @Req() request: Request,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<unknown> {
+    return this.scimGroups.get(id, query, this.base(request));
+  }
+
+  @Put('Groups/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: replace a pushed group',
+    description:
+      'Name and members as sent (`externalId` stays when left out). A member left out loses ' +
+      'what the group granted at once, on every instance; what they did stays attributed.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiParam(GROUP_ID_PARAM)
+  @ApiBody({ schema: GROUP_SCHEMA })
+  @ApiResponse(group(200, 'The Group resource'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(GROUP_CONFLICT)
+  @ApiResponse(UNAVAILABLE)
+  replaceScimGroup(
+    @Req() request: Request,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    return this.scimGroups.replace(id, body, query, this.base(request));
+  }
+
+  @Patch('Groups/:id')
+  @Header('Content-Type', SCIM_CONTENT_TYPE)
+  @ApiOperation({
+    summary: 'SCIM: change a pushed group with PATCH operations',
+    description:
+      'add, remove and replace (in any case, as Entra ID sends "Add"), on `members` with a ' +
+      'list of `{value}`, on `members[value eq "<id>"]`, on `displayName` and `externalId`, or ' +
+      'without a path. A member removed loses what the group granted at once, on every instance.',
+  })
+  @ApiConsumes('application/scim+json', 'application/json')
+  @ApiParam(GROUP_ID_PARAM)
+  @ApiBody({
+    schema: {
+      type: 'object',
+      additionalProperties: true,
+      example: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [
+          {
+            op: 'add',
+            path: 'members',
+            value: [{ value: '5b0e7c9a-8d3f-4e21-9a6b-1f2c3d4e5f60' }],
+          },
+        ],
+      },
+    },
+  })
+  @ApiResponse(group(200, 'The Group resource'))
+  @ApiResponse(BAD_REQUEST)
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(GROUP_CONFLICT)
+  @ApiResponse(UNAVAILABLE)
+  patchScimGroup(
+    @Req() request: Request,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    return this.scimGroups.patch(id, body, query, this.base(request));
+  }
+
+  @Delete('Groups/:id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'SCIM: delete a pushed group',
+    description: 'What the group granted its members ends at once, on every instance.',
+  })
+  @ApiParam(GROUP_ID_PARAM)
+  @ApiResponse({ status: 204, description: 'Deleted' })
+  @ApiResponse(UNAUTHORIZED)
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(UNAVAILABLE)
+  deleteScimGroup(@Param('id') id: string): Promise<void> {
+    return this.scimGroups.remove(id);
   }
 
   /**

@@ -16,7 +16,7 @@ export class CreateScimGroups1795221840000 implements MigrationInterface {
       `CREATE INDEX "scim_groups_external_id_idx" ON "scim_groups" ("external_id")`,
     );
     await queryRunner.query(
-      `CREATE TABLE "scim_group_members" ("group_id" uuid NOT NULL, "user_id" uuid NOT NULL, CONSTRAINT "scim_group_members_pkey" PRIMARY KEY ("group_id", "user_id"))`,
+      `CREATE TABLE "scim_group_members" ("group_id" uuid NOT NULL, "user_id" uuid NOT NULL, "added_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "scim_group_members_pkey" PRIMARY KEY ("group_id", "user_id"))`,
     );
     await queryRunner.query(
       `CREATE INDEX "scim_group_members_user_id_idx" ON "scim_group_members" ("user_id")`,
