@@ -15,6 +15,7 @@ import {
 } from './scim-group.repository.js';
 import { ScimIdentityRepository } from './scim-identity.repository.js';
 import {
+  hasOperations,
   listParams,
   notFound,
   parsed,
@@ -26,6 +27,7 @@ import {
   type ScimResource,
   scimError,
   searchQuery,
+  withKeptAttributesOnly,
 } from './scim-protocol.js';
 import { scimmy } from './scimmy.js';
 
@@ -132,9 +134,14 @@ export class ScimGroupsService {
   @Transactional()
   private async applyPatch(id: string, body: ScimResource, base: string): Promise<void> {
     const row = await this.findOrFail(id);
+    const operations = withKeptAttributesOnly(
+      withMembersRemovedByValue(body),
+      scimmy().Schemas.Group.definition,
+    );
+    if (!hasOperations(operations)) return;
     const current = toScimGroup(row, await this.groups.membersOf([id]), base);
     const message = new (scimmy().Messages.PatchOp)(
-      withoutReadOnlyValues(body) as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0],
+      operations as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0],
     );
     await message.apply(current as never, async (patched: unknown) => {
       const input = readGroup(patched);
@@ -252,21 +259,33 @@ function wantsMembers(query: ScimQuery): boolean {
 }
 
 /**
- * Okta's PATCH that renames a group sends the group's `id` with its new name in a replace without a
- * path; `id` is the server's (read-only), so it is left out rather than refused.
+ * Microsoft Entra ID and Authentik remove members with `remove` on `members` and the members as its
+ * value, each with `value` and perhaps a null `$ref` or a display name: each becomes the removal of
+ * the member with that `value` (`members[value eq "…"]`), whatever else it carries.
  */
-function withoutReadOnlyValues(message: ScimResource): ScimResource {
+function withMembersRemovedByValue(message: ScimResource): ScimResource {
   const operations = message.Operations;
   if (!Array.isArray(operations)) return message;
   return {
     ...message,
-    Operations: operations.map((operation: unknown) => {
-      if (operation === null || typeof operation !== 'object') return operation;
-      const { path, value } = operation as { path?: unknown; value?: unknown };
-      if (path !== undefined || value === null || typeof value !== 'object') return operation;
-      if (Array.isArray(value) || !('id' in value)) return operation;
-      const { id: _id, ...rest } = value as Record<string, unknown>;
-      return { ...operation, value: rest };
+    Operations: operations.flatMap((operation: unknown) => {
+      if (operation === null || typeof operation !== 'object') return [operation];
+      const { op, path, value } = operation as { op?: unknown; path?: unknown; value?: unknown };
+      const removesMembers =
+        typeof op === 'string' &&
+        op.toLowerCase() === 'remove' &&
+        typeof path === 'string' &&
+        path.trim().toLowerCase() === 'members' &&
+        value !== undefined;
+      if (!removesMembers) return [operation];
+      const members = Array.isArray(value) ? value : [value];
+      return members.map((member: unknown) => {
+        const id = (member as { value?: unknown } | null)?.value;
+        if (typeof id !== 'string' || /["\\]/.test(id)) {
+          throw scimError(400, 'invalidValue', 'a member to remove is named by its value');
+        }
+        return { op: 'remove', path: `members[value eq "${id}"]` };
+      });
     }),
   };
 }

@@ -175,3 +175,57 @@ export function counted(list: unknown): unknown {
     ? { ...plain, itemsPerPage: plain.Resources.length }
     : plain;
 }
+
+/** Attributes a client may send back as it read them, which only the server sets. */
+const SET_BY_THE_SERVER = new Set(['id', 'meta', 'schemas']);
+
+/**
+ * A PatchOp message with only the operations on attributes Trove keeps (RFC 7644 §3.3: what the
+ * server does not keep is ignored, never refused): an operation whose path names an attribute the
+ * schema `definition` does not serve (a password, a phone number, the enterprise extension) is
+ * left out, as are such attributes in a value without a path, and those only the server sets (the
+ * `id` Okta sends back in a rename). A path may name the core schema's URN.
+ */
+export function withKeptAttributesOnly(
+  message: ScimResource,
+  definition: SCIMMY.Types.SchemaDefinition,
+): ScimResource {
+  const operations = message.Operations;
+  if (!Array.isArray(operations)) return message;
+  const urn = `${definition.id.toLowerCase()}:`;
+  const kept = (path: string): string | undefined => {
+    let name = path.trim();
+    if (name.toLowerCase().startsWith(urn)) name = name.slice(urn.length);
+    else if (/^urn:/i.test(name)) return undefined;
+    const attribute = name.replace(/\[[^\]]*\]/g, '');
+    if (SET_BY_THE_SERVER.has(attribute.split('.')[0].toLowerCase())) return undefined;
+    try {
+      definition.attribute(attribute);
+      return name;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    ...message,
+    Operations: operations.flatMap((operation: unknown) => {
+      if (operation === null || typeof operation !== 'object') return [operation];
+      const { path, value } = operation as { path?: unknown; value?: unknown };
+      if (typeof path === 'string') {
+        const name = kept(path);
+        return name === undefined ? [] : [{ ...operation, path: name }];
+      }
+      if (path !== undefined || value === null || typeof value !== 'object') return [operation];
+      if (Array.isArray(value)) return [operation];
+      const entries = Object.entries(value).flatMap(([key, each]) => {
+        const name = kept(key);
+        return name === undefined ? [] : [[name, each] as const];
+      });
+      return entries.length === 0 ? [] : [{ ...operation, value: Object.fromEntries(entries) }];
+    }),
+  };
+}
+
+/** Whether a PatchOp message still has operations to apply (all may have been ignored). */
+export const hasOperations = (message: ScimResource): boolean =>
+  !Array.isArray(message.Operations) || message.Operations.length > 0;

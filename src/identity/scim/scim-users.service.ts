@@ -18,6 +18,7 @@ import {
   type ScimUserRow,
 } from './scim-identity.repository.js';
 import {
+  hasOperations,
   listParams,
   notFound,
   parsed,
@@ -29,6 +30,7 @@ import {
   type ScimResource,
   scimError,
   searchQuery,
+  withKeptAttributesOnly,
 } from './scim-protocol.js';
 import { scimmy } from './scimmy.js';
 
@@ -129,11 +131,15 @@ export class ScimUsersService {
     }
     const groupId = await this.sharedGroupId();
     const row = await this.findOrFail(id, groupId);
+    const operations = withKeptAttributesOnly(
+      withBooleanActive(body as ScimResource),
+      scimmy().Schemas.User.definition,
+    );
+    // Every operation was on something Trove does not keep (a password, say): nothing changes.
+    if (!hasOperations(operations)) return toScimUser(row, base, params.attributes);
     const current = toScimUser(row, base);
     const message = new (scimmy().Messages.PatchOp)(
-      withBooleanActive(body as ScimResource) as ConstructorParameters<
-        typeof SCIMMY.Messages.PatchOp
-      >[0],
+      operations as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0],
     );
     const before = readInput(current);
     await message.apply(current as never, async (patched: unknown) => {
