@@ -5,7 +5,6 @@ import { UsersModule } from '../users/users.module.js';
 import { AccountsService } from './accounts.service.js';
 import { OutsideUsersService } from './outside-users.service.js';
 import { GroupsController } from './groups.controller.js';
-import { UsersController } from './users.controller.js';
 
 /**
  * Registration with a first group, new groups with what they start with, and a member's default
@@ -14,7 +13,7 @@ import { UsersController } from './users.controller.js';
  */
 @Module({
   imports: [AuthModule, UsersModule, GroupsModule],
-  controllers: [UsersController, GroupsController],
+  controllers: [GroupsController],
   providers: [AccountsService, OutsideUsersService],
   exports: [AccountsService, OutsideUsersService],
 })

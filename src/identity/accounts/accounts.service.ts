@@ -1,10 +1,7 @@
-import { ForbiddenException, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable } from '@nestjs/common';
 import { Transactional } from '@nestjs-cls/transactional';
 import type { AuthIdentity, AuthUser } from '../auth/auth-user.js';
 import type { GroupRole } from '../auth/group-role.js';
-import { PasswordsService } from '../auth/passwords.service.js';
-import type { TroveConfig } from '../../platform/config/configuration.js';
 import { ChangeEvents } from '../../platform/change-events/change-events.service.js';
 import type { CreateGroupDto, GroupDto } from '../groups/dto/group.dto.js';
 import type { JoinedGroupDto } from '../groups/dto/group-invitation.dto.js';
@@ -12,19 +9,14 @@ import type { GroupMemberDto } from '../groups/dto/group-member.dto.js';
 import { GroupInvitationsService } from '../groups/group-invitations.service.js';
 import type { GroupMembershipRecord } from '../groups/group-membership.record.js';
 import { GroupsService } from '../groups/groups.service.js';
-import type { RegisterDto } from '../users/dto/register.dto.js';
-import type { UserRecord } from '../users/user.record.js';
-import { LOCAL_LOGIN_DISABLED, type NewUser, UsersService } from '../users/users.service.js';
-
-/** "<name>'s Home", shortening the name so the group name fits its 255 characters. */
-export const homeGroupName = (name: string): string =>
-  `${name.slice(0, 255 - "'s Home".length)}'s Home`;
+import { RegistrationService } from '../users/registration.service.js';
+import { UsersService } from '../users/users.service.js';
 
 /**
- * Accounts and the groups they belong to: registration with a first group, a new group with
- * what it starts with, and the rule that a user's default group is always one of their groups
- * (or none when they have none). Every change of membership that can move the default group
- * goes through here.
+ * Accounts and the groups they belong to, and `/api/v1/groups`: a new group with what it starts
+ * with, members, roles and invitations, and the rule that a user's default group is always one of
+ * their groups (or none when they have none). Every change of membership that can move the default
+ * group goes through here (a user joins one through `RegistrationService.joinGroup`).
  */
 @Injectable()
 export class AccountsService {
@@ -32,52 +24,9 @@ export class AccountsService {
     private readonly users: UsersService,
     private readonly groups: GroupsService,
     private readonly invitations: GroupInvitationsService,
-    private readonly passwords: PasswordsService,
-    private readonly config: ConfigService<TroveConfig, true>,
+    private readonly registration: RegistrationService,
     private readonly changes: ChangeEvents,
   ) {}
-
-  private get options(): TroveConfig['options'] {
-    return this.config.get('options', { infer: true });
-  }
-
-  /**
-   * Creates a user. Without an invitation token they get a new group of their own; with one
-   * they join its group with its role.
-   */
-  async register(dto: RegisterDto): Promise<void> {
-    if (!this.options.allowLocalLogin) throw new ForbiddenException(LOCAL_LOGIN_DISABLED);
-    const token = dto.token?.trim() || undefined;
-    if (!token && !this.options.allowRegistration) {
-      throw new ForbiddenException('user registration disabled');
-    }
-    const passwordHash = await this.passwords.hash(dto.password);
-    await this.registerHashed(
-      { name: dto.name.trim() || dto.name, email: dto.email, passwordHash },
-      token,
-    );
-  }
-
-  @Transactional()
-  private async registerHashed(newUser: NewUser, token: string | undefined): Promise<void> {
-    if (token) {
-      const invitation = await this.invitations.claim(token);
-      const user = await this.users.insertUser(newUser);
-      await this.addMember(invitation.groupId, user.id, invitation.role);
-    } else {
-      await this.createWithOwnGroup(newUser, homeGroupName(newUser.name));
-    }
-  }
-
-  /** Inserts a user and a group they own, seeded with starter locations and tags. */
-  @Transactional()
-  async createWithOwnGroup(newUser: NewUser, groupName: string): Promise<UserRecord> {
-    const user = await this.users.insertUser(newUser);
-    const group = await this.groups.createOwnedGroup(user.id, groupName, { starter: true });
-    user.defaultGroupId = group.id;
-    await this.users.setDefaultGroup(user.id, group.id);
-    return user;
-  }
 
   /** A group the caller creates: they own it, and it becomes their default if they have none. */
   @Transactional()
@@ -87,19 +36,11 @@ export class AccountsService {
     return group;
   }
 
-  /** Adds a member and makes the group their default if they have none. */
-  @Transactional()
-  async addMember(groupId: string, userId: string, role: GroupRole): Promise<void> {
-    await this.groups.insertMember(groupId, userId, role);
-    await this.users.setDefaultGroupIfNone(userId, groupId);
-    await this.changes.publish(groupId, 'user.mutation');
-  }
-
   /** A signed-in user joins the invitation's group. */
   @Transactional()
   async acceptInvitation(caller: AuthIdentity, token: string): Promise<JoinedGroupDto> {
     const invitation = await this.invitations.claim(token, caller.id);
-    await this.addMember(invitation.groupId, caller.id, invitation.role);
+    await this.registration.joinGroup(invitation.groupId, caller.id, invitation.role);
     const group = await this.groups.getById(invitation.groupId);
     return { id: group.id, name: group.name };
   }

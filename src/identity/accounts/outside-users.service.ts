@@ -4,6 +4,7 @@ import { Transactional } from '@nestjs-cls/transactional';
 import type { TroveConfig } from '../../platform/config/configuration.js';
 import type { GroupRole } from '../auth/group-role.js';
 import { GroupsService, oidcSharedGroupKey } from '../groups/groups.service.js';
+import { RegistrationService } from '../users/registration.service.js';
 import type { UserRecord } from '../users/user.record.js';
 import { normaliseEmail, UsersService } from '../users/users.service.js';
 import { AccountsService } from './accounts.service.js';
@@ -54,6 +55,7 @@ export class OutsideUsersService {
     private readonly users: UsersService,
     private readonly groups: GroupsService,
     private readonly accounts: AccountsService,
+    private readonly registration: RegistrationService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -83,7 +85,7 @@ export class OutsideUsersService {
       oidcSubject: outsider.identity?.subject ?? null,
     };
     if (!outsider.sharedRole) {
-      return this.accounts.createWithOwnGroup(newUser, OIDC_OWN_GROUP_NAME);
+      return this.registration.createWithOwnGroup(newUser, OIDC_OWN_GROUP_NAME);
     }
     const user = await this.users.insertUser(newUser);
     await this.joinSharedGroup(user.id, outsider.sharedRole);
@@ -157,7 +159,7 @@ export class OutsideUsersService {
   private async joinSharedGroup(userId: string, role: GroupRole): Promise<void> {
     const group = await this.findOrCreateNamedGroup(this.settings.sharedGroup, userId);
     if (group.joined) await this.groups.applyRole(group.id, userId, role);
-    else await this.accounts.addMember(group.id, userId, role);
+    else await this.registration.joinGroup(group.id, userId, role);
     if (group.created) await this.accounts.repairDefaultGroup(userId);
   }
 
@@ -168,7 +170,7 @@ export class OutsideUsersService {
   private async joinGrantedGroup(name: string, userId: string, role: GroupRole): Promise<void> {
     const group = await this.findOrCreateNamedGroup(name, userId);
     if (group.joined) await this.groups.applyGrantedRole(group.id, userId, role);
-    else await this.accounts.addMember(group.id, userId, role);
+    else await this.registration.joinGroup(group.id, userId, role);
     if (group.created) await this.accounts.repairDefaultGroup(userId);
   }
 

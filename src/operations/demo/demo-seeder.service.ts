@@ -9,7 +9,7 @@ import { postgresErrorOf } from '../../platform/database/database-errors.js';
 import { EntitiesService } from '../../inventory/entities/core/entities.service.js';
 import { EntityTypesService } from '../../inventory/entity-types/entity-types.service.js';
 import { TagsService } from '../../inventory/tags/tags.service.js';
-import { AccountsService, homeGroupName } from '../../identity/accounts/accounts.service.js';
+import { homeGroupName, RegistrationService } from '../../identity/users/registration.service.js';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_NAME = 'Demo';
@@ -61,7 +61,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger(DemoSeeder.name);
 
   constructor(
-    private readonly accounts: AccountsService,
+    private readonly registration: RegistrationService,
     private readonly passwords: PasswordsService,
     private readonly entityTypes: EntityTypesService,
     private readonly entities: EntitiesService,
@@ -85,7 +85,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   @Transactional()
   private async seed(password: string): Promise<void> {
     const passwordHash = await this.passwords.hash(password);
-    const user = await this.accounts.createWithOwnGroup(
+    const user = await this.registration.createWithOwnGroup(
       { name: DEMO_NAME, email: DEMO_EMAIL, passwordHash },
       homeGroupName(DEMO_NAME),
     );

@@ -3,12 +3,12 @@ import { AuthModule } from '../../identity/auth/auth.module.js';
 import { EntityCoreModule } from '../../inventory/entities/core/entities.module.js';
 import { EntityTypesModule } from '../../inventory/entity-types/entity-types.module.js';
 import { TagsModule } from '../../inventory/tags/tags.module.js';
-import { AccountsModule } from '../../identity/accounts/accounts.module.js';
+import { UsersModule } from '../../identity/users/users.module.js';
 import { DemoSeeder } from './demo-seeder.service.js';
 
 /** Demo mode's account and sample inventory, seeded at start-up; above accounts and entities. */
 @Module({
-  imports: [AuthModule, AccountsModule, EntityCoreModule, EntityTypesModule, TagsModule],
+  imports: [AuthModule, UsersModule, EntityCoreModule, EntityTypesModule, TagsModule],
   providers: [DemoSeeder],
 })
 export class DemoModule {}

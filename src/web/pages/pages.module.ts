@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../../identity/accounts/accounts.module.js';
 import { AuthModule } from '../../identity/auth/auth.module.js';
 import { GroupsModule } from '../../identity/groups/groups.module.js';
 import { UsersModule } from '../../identity/users/users.module.js';
@@ -10,7 +9,7 @@ import { SignInPagesController } from './sign-in.controller.js';
  * what every page shares (the `@Page()` controller, its error page, its headers, its stylesheet).
  */
 @Module({
-  imports: [AuthModule, UsersModule, GroupsModule, AccountsModule],
+  imports: [AuthModule, UsersModule, GroupsModule],
   controllers: [SignInPagesController],
 })
 export class PagesModule {}

@@ -6,7 +6,7 @@ import { Public } from '../../identity/auth/decorators/public.decorator.js';
 import { TooManyAttemptsException } from '../../identity/auth/login-throttle.service.js';
 import { SessionsService } from '../../identity/auth/sessions.service.js';
 import { REMEMBER_COOKIE, SESSION_COOKIE } from '../../identity/auth/token-extraction.js';
-import { AccountsService } from '../../identity/accounts/accounts.service.js';
+import { RegistrationService } from '../../identity/users/registration.service.js';
 import { GroupsService } from '../../identity/groups/groups.service.js';
 import { RegisterDto } from '../../identity/users/dto/register.dto.js';
 import { PasswordSignInService } from '../../identity/users/password-sign-in.service.js';
@@ -60,7 +60,7 @@ export class SignInPagesController {
     private readonly passwordSignIn: PasswordSignInService,
     private readonly users: UsersService,
     private readonly groups: GroupsService,
-    private readonly accounts: AccountsService,
+    private readonly registration: RegistrationService,
     private readonly config: ConfigService<TroveConfig, true>,
   ) {}
 
@@ -199,7 +199,7 @@ export class SignInPagesController {
       });
     }
     try {
-      await this.accounts.register(dto);
+      await this.registration.register(dto);
     } catch (error) {
       if (error instanceof HttpException && error.getStatus() < 500) {
         return refuse(error.getStatus(), { message: error.message });

@@ -12,22 +12,17 @@ import { CurrentIdentity } from '../auth/decorators/current-user.decorator.js';
 import { Public } from '../auth/decorators/public.decorator.js';
 import { UserScope } from '../auth/decorators/user-scope.decorator.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
-import { RegisterDto } from '../users/dto/register.dto.js';
-import {
-  ChangePasswordDto,
-  SettingsItemDto,
-  UpdateSelfDto,
-  UserItemDto,
-} from '../users/dto/user.dto.js';
-import { UsersService } from '../users/users.service.js';
-import { AccountsService } from './accounts.service.js';
+import { RegisterDto } from './dto/register.dto.js';
+import { ChangePasswordDto, SettingsItemDto, UpdateSelfDto, UserItemDto } from './dto/user.dto.js';
+import { RegistrationService } from './registration.service.js';
+import { UsersService } from './users.service.js';
 
 @ApiTags('users')
 @Controller('users')
 export class UsersController {
   constructor(
     private readonly users: UsersService,
-    private readonly accounts: AccountsService,
+    private readonly registration: RegistrationService,
   ) {}
 
   @Public()
@@ -42,7 +37,7 @@ export class UsersController {
   @ApiNoContentResponse()
   @ApiErrors(403, 404, 409, 410, 422)
   register(@Body() dto: RegisterDto): Promise<void> {
-    return this.accounts.register(dto);
+    return this.registration.register(dto);
   }
 
   @Get('self')
