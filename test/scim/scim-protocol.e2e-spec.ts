@@ -301,6 +301,68 @@ describe('SCIM 2.0 protocol', () => {
     });
   });
 
+  describe('PATCH on every attribute Trove keeps', () => {
+    it('removes optional attributes and parts of the name, replaces the e-mails, and refuses removing the last address', async () => {
+      const email = uniqueEmail('patchy');
+      const created = json<{ id: string }>(
+        await send('post', '/Users', {
+          schemas: [USER_SCHEMA],
+          userName: 'patchy',
+          displayName: 'Pat Chy',
+          name: { givenName: 'Pat', middleName: 'Q', familyName: 'Chy' },
+          emails: [{ value: email, primary: true }],
+        }).expect(201),
+      );
+      const patched = async (...Operations: unknown[]) => {
+        const response = await send('patch', `/Users/${created.id}`, {
+          schemas: [PATCH_SCHEMA],
+          Operations,
+        });
+        return { status: response.status, body: json<Record<string, unknown>>(response) };
+      };
+      // A part of the name goes; the others stay.
+      expect(await patched({ op: 'remove', path: 'name.middleName' })).toMatchObject({
+        status: 200,
+        body: { name: { formatted: 'Pat Chy', givenName: 'Pat', familyName: 'Chy' } },
+      });
+      // Without displayName, the name is the parts joined.
+      const withoutDisplayName = await patched(
+        { op: 'remove', path: 'displayName' },
+        { op: 'remove', path: 'name.formatted' },
+        { op: 'replace', path: 'name.givenName', value: 'Patricia' },
+      );
+      expect(withoutDisplayName).toMatchObject({
+        status: 200,
+        body: { displayName: 'Patricia Chy', name: { givenName: 'Patricia', familyName: 'Chy' } },
+      });
+      expect(withoutDisplayName.body.name).not.toHaveProperty('middleName');
+      // The e-mails replaced as a whole.
+      const newEmail = uniqueEmail('patricia');
+      expect(
+        await patched({
+          op: 'replace',
+          path: 'emails',
+          value: [{ value: newEmail, primary: true }],
+        }),
+      ).toMatchObject({ status: 200, body: { emails: [{ value: newEmail, primary: true }] } });
+      // Trove needs an address: removing the last one is refused, and nothing changes.
+      const refused = await patched({ op: 'remove', path: `emails[value eq "${newEmail}"]` });
+      expect(refused).toEqual({
+        status: 400,
+        body: scimError(
+          400,
+          "Required attribute 'emails' is missing for 'remove' op of operation 1 in PatchOp request body",
+          'invalidValue',
+        ),
+      });
+      const stored = await trove.query<{ email: string; name: string }>(
+        'SELECT email, name FROM users WHERE id = $1',
+        [created.id],
+      );
+      expect(stored).toEqual([{ email: newEmail, name: 'Patricia Chy' }]);
+    });
+  });
+
   describe('what no route takes', () => {
     it('answers SCIM errors: 404 for an unknown path, 405 with Allow, 501 for what is not offered', async () => {
       const cases: [
@@ -342,7 +404,7 @@ describe('SCIM 2.0 protocol', () => {
           '/.search',
           'post',
           501,
-          'searching every resource type at once (RFC 7644 §3.4.3) is not supported; POST /Users/.search',
+          'searching every resource type at once (RFC 7644 §3.4.3) is not supported; POST /Users/.search or /Groups/.search',
         ],
       ];
       const before = await userCount();

@@ -22,7 +22,7 @@ const NOT_OFFERED: { path: RegExp; what: string }[] = [
   { path: /^\/Me(\/.*)?$/, what: 'the /Me endpoint (RFC 7644 §3.11) is not supported' },
   {
     path: /^\/\.search$/,
-    what: 'searching every resource type at once (RFC 7644 §3.4.3) is not supported; POST /Users/.search',
+    what: 'searching every resource type at once (RFC 7644 §3.4.3) is not supported; POST /Users/.search or /Groups/.search',
   },
 ];
 
