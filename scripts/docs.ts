@@ -3,7 +3,11 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /** The pages generated from the code, by path from the repository's root. */
-export const GENERATED_PAGES = ['docs/configuration.md', 'docs/routes.md'] as const;
+export const GENERATED_PAGES = [
+  'docs/configuration.md',
+  'docs/routes.md',
+  'docs/observability.md',
+] as const;
 
 const WIDTH = 100;
 
@@ -189,14 +193,85 @@ export function renderRoutes(routes: RouteEntry[], controllerFiles: Map<string, 
   return `${parts.join('\n')}\n`;
 }
 
+/** What `src/platform/telemetry/metrics.ts` declares (it imports nothing, so it runs as it is). */
+interface MetricsModule {
+  SEMANTIC_CONVENTIONS: string;
+  TROVE_METRICS: Record<string, MetricEntry>;
+  LIBRARY_METRICS: MetricEntry[];
+  prometheusName(name: string, kind: string, unit: string): string;
+}
+interface MetricEntry {
+  name: string;
+  kind: string;
+  unit: string;
+  description: string;
+  attributes: readonly string[];
+  buckets?: readonly number[];
+  source?: string;
+}
+
+const UNIT_NAMES: Record<string, string> = { s: 'seconds', By: 'bytes', '1': 'ratio' };
+const METRICS_START =
+  '<!-- metrics: written by npm run docs from src/platform/telemetry/metrics.ts -->';
+const METRICS_END = '<!-- end of metrics -->';
+
+async function loadMetrics(source: string): Promise<MetricsModule> {
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  const url = `data:text/javascript;base64,${Buffer.from(outputText).toString('base64')}`;
+  return (await import(url)) as MetricsModule;
+}
+
+/** The list of metrics as exported, each with its Prometheus name, OTLP name, unit and meaning. */
+export async function renderMetrics(metricsSource: string): Promise<string> {
+  const metrics = await loadMetrics(metricsSource);
+  const intro =
+    `Names, units and attributes follow OpenTelemetry's semantic conventions ` +
+    `v${metrics.SEMANTIC_CONVENTIONS} where they define the metric; Trove's own are named ` +
+    '`trove.*`. Each entry gives the name Prometheus shows (the unit as a suffix, `_total` after a ' +
+    'counter), then the OTLP name, the type and the unit.';
+  const lines: string[] = [METRICS_START, '', wrap(intro, '', ''), ''];
+  const entry = (metric: MetricEntry): string => {
+    const unit = UNIT_NAMES[metric.unit] ?? (metric.unit.replace(/^\{(.*)\}$/, '$1') || 'no unit');
+    const labels = metric.attributes.map((name) => `\`${name.replace(/\./g, '_')}\``);
+    const buckets = metric.buckets ? ` Buckets: ${metric.buckets.join(', ')}.` : '';
+    const source = metric.source ? ` From ${metric.source}.` : '';
+    const text =
+      `\`${metrics.prometheusName(metric.name, metric.kind, metric.unit)}\` (\`${metric.name}\`): ` +
+      `${metric.kind}, ${unit}.${labels.length > 0 ? ` Labels: ${labels.join(', ')}.` : ''} ` +
+      `${metric.description}.${buckets}${source}`;
+    return wrap(text, '- ', '  ');
+  };
+  for (const metric of Object.values(metrics.TROVE_METRICS)) lines.push(entry(metric));
+  for (const metric of metrics.LIBRARY_METRICS) lines.push(entry(metric));
+  lines.push('', METRICS_END);
+  return lines.join('\n');
+}
+
+/** `page` with the part between the metrics markers written anew. */
+function withMetrics(page: string, metrics: string): string {
+  const start = page.indexOf(METRICS_START);
+  const end = page.indexOf(METRICS_END);
+  if (start === -1 || end === -1)
+    throw new Error('docs/observability.md lacks the metrics markers');
+  return page.slice(0, start) + metrics + page.slice(end + METRICS_END.length);
+}
+
 /** Each generated page's content from the code as it is now. */
 export async function renderGeneratedPages(root: string): Promise<Record<string, string>> {
   const envSource = await readFile(path.join(root, 'src/platform/config/env.ts'), 'utf8');
   const routes = JSON.parse(
     await readFile(path.join(root, 'test/auth/route-declarations.snapshot.json'), 'utf8'),
   ) as RouteEntry[];
+  const metricsSource = await readFile(
+    path.join(root, 'src/platform/telemetry/metrics.ts'),
+    'utf8',
+  );
+  const observability = await readFile(path.join(root, 'docs/observability.md'), 'utf8');
   return {
     'docs/configuration.md': renderConfiguration(envSource),
     'docs/routes.md': renderRoutes(routes, await findControllerFiles(root)),
+    'docs/observability.md': withMetrics(observability, await renderMetrics(metricsSource)),
   };
 }

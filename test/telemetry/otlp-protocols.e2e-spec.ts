@@ -74,17 +74,17 @@ describe.each([
   });
 
   it('exports the HTTP server duration of each route', async () => {
-    // Cumulative: both requests of the route, by route template, method and status class.
+    // Cumulative: both requests of the route, by route template, method and status code.
     const point = await eventually(() =>
       receiver
         .metrics()
-        .filter((metric) => metric.name === 'trove.http.server.duration')
+        .filter((metric) => metric.name === 'http.server.request.duration')
         .flatMap((metric) => metric.dataPoints)
         .find(
           (one) =>
             attribute(one, 'http.route') === '/api/v1/entities/{id}' &&
             attribute(one, 'http.request.method') === 'GET' &&
-            attribute(one, 'http.response.status_class') === '2xx' &&
+            Number(attribute(one, 'http.response.status_code')) === 200 &&
             Number(one.count) === 2,
         ),
     );
@@ -150,7 +150,7 @@ describe('telemetry exported with a protocol per signal', () => {
     await serverSpan(http, 'POST /api/v1/users/register');
     await eventually(() => http.logRecords()[0]);
     await eventually(() =>
-      grpc.metrics().find((metric) => metric.name === 'trove.http.server.duration'),
+      grpc.metrics().find((metric) => metric.name === 'http.server.request.duration'),
     );
     const signals = (receiver: OtlpReceiver): string[] => [
       ...new Set(receiver.requests.map((request) => `${request.signal} ${request.encoding}`)),

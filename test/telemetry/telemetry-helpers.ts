@@ -1,4 +1,4 @@
-import type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
+import { attribute, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 export const SPAN_KIND_SERVER = 2;
 export const SPAN_KIND_CLIENT = 3;
@@ -60,5 +60,5 @@ export const serverSpan = (
 /** The SQL statement spans of trace `traceId` received so far. */
 export const sqlSpansOf = (receiver: OtlpReceiver, traceId: string): ReceivedSpan[] =>
   spansOf(receiver, traceId).filter(
-    (span) => span.scope.includes('pg') && span.name.startsWith('pg.query'),
+    (span) => span.scope.includes('pg') && attribute(span, 'db.query.text') !== undefined,
   );

@@ -147,6 +147,9 @@ describe('telemetry on: traces, metrics and logs', () => {
         : undefined;
     });
     for (const span of sql) {
+      // Named after the statement's command, as the conventions say.
+      expect(span.name).toMatch(/^[A-Z]+$/);
+      expect(span.name).toBe(String(attribute(span, 'db.operation.name')));
       // Each statement is beneath the request's span (directly or through the pool's connect).
       const parents = new Set(spansOf(server.traceId).map((one) => one.spanId));
       expect(parents.has(span.parentSpanId!)).toBe(true);
@@ -181,7 +184,7 @@ describe('telemetry on: traces, metrics and logs', () => {
     // The job's own SQL is beneath it.
     await eventually(() =>
       spansOf(server.traceId).find(
-        (span) => span.name.startsWith('pg.') && span.parentSpanId === job.spanId,
+        (span) => span.scope.includes('pg') && span.parentSpanId === job.spanId,
       ),
     );
   });
@@ -285,41 +288,53 @@ describe('telemetry on: traces, metrics and logs', () => {
     }
     const after = await eventually(async () => {
       const scraped = await scrape();
-      return labelled(scraped, 'trove_http_server_duration', {
+      return labelled(scraped, 'http_server_request_duration_seconds', {
         ...route,
-        http_response_status_class: '2xx',
+        http_response_status_code: '200',
       })
         ? scraped
         : undefined;
     });
     const count = (families: PromMetrics): number =>
       Number(
-        labelled(families, 'trove_http_server_duration', {
+        labelled(families, 'http_server_request_duration_seconds', {
           ...route,
-          http_response_status_class: '2xx',
+          http_response_status_code: '200',
         })?.count ?? 0,
       );
     expect(count(after) - count(before)).toBe(3);
     expect(
-      series(after, 'trove_http_server_duration').find(
+      series(after, 'http_server_request_duration_seconds').find(
         (one) => one.labels?.http_route === '/api/v1/entities/{id}',
       )?.buckets,
     ).toBeDefined();
     expect(
-      labelled(after, 'trove_http_server_active_requests', { http_request_method: 'GET' }),
+      labelled(after, 'http_server_active_requests', {
+        http_request_method: 'GET',
+        url_scheme: 'http',
+      }),
     ).toBeDefined();
     for (const state of ['in_use', 'idle', 'waiting']) {
       expect(labelled(after, 'trove_db_pool_connections', { state })).toBeDefined();
     }
-    expect(Number(series(after, 'trove_db_pool_wait_duration')[0]?.count)).toBeGreaterThan(0);
-    expect(series(after, 'db_client_operation_duration').length).toBeGreaterThan(0);
+    expect(Number(series(after, 'trove_db_pool_wait_duration_seconds')[0]?.count)).toBeGreaterThan(
+      0,
+    );
+    expect(series(after, 'db_client_operation_duration_seconds').length).toBeGreaterThan(0);
     expect(
       labelled(after, 'trove_jobs_queued', {
         trove_job_name: 'users.password-reset-mail',
         trove_job_state: 'created',
       }),
     ).toBeDefined();
-    expect(Number(series(after, 'trove_jobs_completed_total')[0]?.value)).toBeGreaterThan(0);
+    // Every job's counters are there from the start, at 0 until it runs.
+    const completed = series(after, 'trove_jobs_completed_total');
+    expect(completed.map((one) => one.labels?.trove_job_name)).toContain('reminders.daily');
+    expect(completed.reduce((sum, one) => sum + Number(one.value), 0)).toBeGreaterThan(0);
+    expect(
+      labelled(after, 'trove_notifier_deliveries_total', { scheme: 'ntfy', outcome: 'failure' })
+        ?.value,
+    ).toBe(0);
     expect(
       labelled(after, 'trove_notifier_deliveries_total', {
         scheme: 'generic+http',
@@ -331,19 +346,19 @@ describe('telemetry on: traces, metrics and logs', () => {
     ).toBeGreaterThanOrEqual(2);
     expect(Number(series(after, 'trove_auth_throttled_total')[0]?.value)).toBeGreaterThanOrEqual(1);
     expect(Number(series(after, 'trove_idempotency_replays_total')[0]?.value)).toBe(1);
-    expect(labelled(after, 'trove_process_cpu_time_total', { cpu_mode: 'user' })).toBeDefined();
-    expect(Number(series(after, 'trove_process_memory_usage')[0]?.value)).toBeGreaterThan(0);
+    expect(labelled(after, 'process_cpu_time_seconds_total', { cpu_mode: 'user' })).toBeDefined();
+    expect(Number(series(after, 'process_memory_usage_bytes')[0]?.value)).toBeGreaterThan(0);
     const runtime = await eventually(async () => {
       const scraped = await scrape();
-      return series(scraped, 'nodejs_eventloop_delay_p99').length > 0 ? scraped : undefined;
+      return series(scraped, 'nodejs_eventloop_delay_p99_seconds').length > 0 ? scraped : undefined;
     });
-    expect(Number(series(runtime, 'nodejs_eventloop_delay_p99')[0].value)).toBeLessThan(1);
-    expect(series(after, 'v8js_gc_duration').length).toBeGreaterThan(0);
+    expect(Number(series(runtime, 'nodejs_eventloop_delay_p99_seconds')[0].value)).toBeLessThan(1);
+    expect(series(after, 'v8js_gc_duration_seconds').length).toBeGreaterThan(0);
     // Pushed over OTLP too, with the configured headers.
     const pushed = await eventually(() =>
       receiver.requests.find(
         (request) =>
-          request.path === '/v1/metrics' && request.body.includes('trove.http.server.duration'),
+          request.path === '/v1/metrics' && request.body.includes('http.server.request.duration'),
       ),
     );
     expect(pushed.headers['x-collector-key']).toBe(COLLECTOR_KEY);

@@ -179,6 +179,12 @@ export interface TroveConfig {
     /** The separate Prometheus listener, when TROVE_METRICS_PORT is set. */
     metrics: { port: number; host: string } | undefined;
     serviceName: string;
+    /** Whether OTEL_SERVICE_NAME was set (it then wins over a `service.name` resource attribute). */
+    serviceNameSet: boolean;
+    /** Trove's version (`service.version`). */
+    serviceVersion: string;
+    /** OTEL_RESOURCE_ATTRIBUTES, decoded. */
+    resourceAttributes: Record<string, string>;
     /** OTLP base URL; empty: nothing is pushed. */
     otlpEndpoint: string;
     /** The encoding of each signal's exports. */
@@ -222,6 +228,24 @@ const roleMappingEntries = (
       ? { group, troveGroup: null, role: target.trim() }
       : { group, troveGroup: target.slice(0, colon).trim(), role: target.slice(colon + 1).trim() };
   });
+
+/** `key=value,key=value` (values percent-encoded) as attributes; a value that will not decode stays as written. */
+function resourceAttributes(text: string): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const pair of splitList(text)) {
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at).trim();
+    const raw = pair.slice(at + 1).trim();
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      // Kept as written.
+    }
+    attributes[key] = value;
+  }
+  return attributes;
+}
 
 function packageVersion(): string {
   const file = path.join(import.meta.dirname, '..', '..', '..', 'package.json');
@@ -422,6 +446,9 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
           ? undefined
           : { port: env.TROVE_METRICS_PORT, host: env.TROVE_METRICS_HOST },
       serviceName: env.OTEL_SERVICE_NAME,
+      serviceNameSet: (raw.OTEL_SERVICE_NAME ?? '').trim() !== '',
+      serviceVersion: packageVersion(),
+      resourceAttributes: resourceAttributes(env.OTEL_RESOURCE_ATTRIBUTES),
       otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
       otlpProtocols: {
         traces: (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||

@@ -704,6 +704,18 @@ export class EnvironmentVariables {
   OTEL_SERVICE_NAME = 'trove';
 
   /**
+   * More attributes of the resource every span, metric and log record (and Prometheus's
+   * `target_info`) carries, as `key=value,key=value` with values percent-encoded, e.g.
+   * `deployment.environment.name=production,service.instance.id=trove-a`. `service.name` here gives
+   * way to OTEL_SERVICE_NAME when that is set; without `service.instance.id` each process picks a
+   * random one.
+   */
+  @Matches(/^$|^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/, {
+    message: 'must be a comma-separated list of key=value',
+  })
+  OTEL_RESOURCE_ATTRIBUTES = '';
+
+  /**
    * OTLP collector base URL (`/v1/traces`, `/v1/metrics`, `/v1/logs` are appended for HTTP);
    * empty: nothing is pushed (spans are still made, so logs carry trace ids, and /metrics works).
    * The per-signal `OTEL_EXPORTER_OTLP_<SIGNAL>_ENDPOINT` variables are honoured too.

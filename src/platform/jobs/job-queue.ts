@@ -158,6 +158,9 @@ export class JobQueue implements OnApplicationBootstrap, BeforeApplicationShutdo
     await this.boss.start();
     this.started = true;
     telemetry().observe('trove.jobs.queued', () => this.queuedJobs());
+    const jobNames = [...this.definitions.keys()].map((name) => ({ 'trove.job.name': name }));
+    telemetry().declareCounter('trove.jobs.completed', jobNames);
+    telemetry().declareCounter('trove.jobs.failed', jobNames);
     for (const definition of this.definitions.values()) {
       await this.createQueue(definition);
       await this.boss.updateQueue(definition.name, {

@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { routeTemplate, statusClass } from './http-route.js';
+import { requestMethod, routeTemplate } from './http-route.js';
 
 const routed = (route: unknown, baseUrl = ''): IncomingMessage =>
   ({ route, baseUrl }) as unknown as IncomingMessage;
@@ -12,18 +12,26 @@ describe('routeTemplate', () => {
       '/api/v1/entities/{id}/attachments/{attachmentId}',
     );
     expect(routeTemplate(routed({ path: '/v2/Users/:id' }, '/scim'))).toBe('/scim/v2/Users/{id}');
-    expect(routeTemplate(routed({ path: '/files/{*path}' }))).toBe('/files/{path}');
   });
 
   it('is undefined when no route answered, never the path itself', () => {
     expect(routeTemplate(routed(undefined))).toBeUndefined();
     expect(routeTemplate(routed({ path: /regex/ }))).toBeUndefined();
+    // A catch-all answers paths no route has (an unknown /api path's 404).
+    expect(routeTemplate(routed({ path: '/api*path' }))).toBeUndefined();
+    expect(routeTemplate(routed({ path: '/files/{*path}' }))).toBeUndefined();
   });
 });
 
-describe('statusClass', () => {
-  it('names the hundred of a status', () => {
-    expect(statusClass({ statusCode: 204 } as ServerResponse)).toBe('2xx');
-    expect(statusClass({ statusCode: 503 } as ServerResponse)).toBe('5xx');
+describe('requestMethod', () => {
+  it('keeps the methods HTTP defines and names any other _OTHER', () => {
+    const method = (name: string) => requestMethod({ method: name } as IncomingMessage);
+    expect(['GET', 'PATCH', 'DELETE', 'OPTIONS'].map(method)).toEqual([
+      'GET',
+      'PATCH',
+      'DELETE',
+      'OPTIONS',
+    ]);
+    expect(['PROPFIND', 'get', 'BREW'].map(method)).toEqual(['_OTHER', '_OTHER', '_OTHER']);
   });
 });

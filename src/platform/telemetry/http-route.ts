@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** What Express adds to a request it routed. */
 interface RoutedRequest extends IncomingMessage {
@@ -13,10 +13,34 @@ interface RoutedRequest extends IncomingMessage {
 export function routeTemplate(request: IncomingMessage): string | undefined {
   const { route, baseUrl } = request as RoutedRequest;
   if (typeof route?.path !== 'string') return undefined;
+  // A catch-all (`/api*path`, SCIM's unknown paths, the web UI's pages) is no route of its own.
+  if (route.path.includes('*')) return undefined;
   const path = `${baseUrl ?? ''}${route.path}`;
   return path.replace(/:(\w+)/g, '{$1}').replace(/\{\*(\w+)\}/g, '{$1}') || '/';
 }
 
-/** `2xx`, `4xx`, `5xx`... of an answer. */
-export const statusClass = (response: ServerResponse): string =>
-  `${Math.floor(response.statusCode / 100)}xx`;
+/** The `http.route` of a request no route answered. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** HTTP's methods (RFC 9110, and PATCH); any other is `_OTHER`, so that labels stay few. */
+const KNOWN_METHODS = new Set([
+  'CONNECT',
+  'DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'POST',
+  'PUT',
+  'TRACE',
+]);
+
+/** `http.request.method`: the method, or `_OTHER` for one HTTP does not define. */
+export const requestMethod = (request: IncomingMessage): string => {
+  const method = request.method ?? 'GET';
+  return KNOWN_METHODS.has(method) ? method : '_OTHER';
+};
+
+/** `url.scheme` of the request as Trove received it. */
+export const urlScheme = (request: IncomingMessage): string =>
+  (request.socket as { encrypted?: boolean } | null)?.encrypted ? 'https' : 'http';

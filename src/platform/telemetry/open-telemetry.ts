@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import {
   context,
@@ -13,7 +14,13 @@ import {
   type Meter,
   type Span,
 } from '@opentelemetry/api';
-import { logs, SeverityNumber, type Logger as OtelLogger } from '@opentelemetry/api-logs';
+import {
+  logs,
+  SeverityNumber,
+  type AnyValue,
+  type AnyValueMap,
+  type Logger as OtelLogger,
+} from '@opentelemetry/api-logs';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -23,10 +30,13 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
 import {
+  AggregationType,
+  createDenyListAttributesProcessor,
   MeterProvider,
   PeriodicExportingMetricReader,
   type IMetricReader,
   type PushMetricExporter,
+  type ViewOptions,
 } from '@opentelemetry/sdk-metrics';
 import {
   AlwaysOffSampler,
@@ -40,7 +50,14 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import type { OtlpProtocol, TroveConfig } from '../config/configuration.js';
-import { routeTemplate, statusClass } from './http-route.js';
+import { requestMethod, routeTemplate, UNMATCHED_ROUTE, urlScheme } from './http-route.js';
+import {
+  DROPPED_ATTRIBUTES,
+  DROPPED_METRICS,
+  type MetricDefinition,
+  TROVE_METRICS,
+} from './metrics.js';
+import { servePrometheus } from './prometheus-listener.js';
 import {
   installTelemetry,
   type GaugeReading,
@@ -130,6 +147,48 @@ async function otlpExporters(protocols: TelemetryConfig['otlpProtocols']): Promi
   return { spans, metrics, logs };
 }
 
+/**
+ * The resource every signal carries: the service's name and version, an instance id (random per
+ * process unless OTEL_RESOURCE_ATTRIBUTES names one), and OTEL_RESOURCE_ATTRIBUTES, whose
+ * `service.name` gives way to OTEL_SERVICE_NAME when that is set.
+ */
+function resourceOf(config: TelemetryConfig) {
+  const given = config.resourceAttributes;
+  return resourceFromAttributes({
+    'service.instance.id': randomUUID(),
+    ...given,
+    'service.name':
+      config.serviceNameSet || given['service.name'] === undefined
+        ? config.serviceName
+        : given['service.name'],
+    'service.version': given['service.version'] ?? config.serviceVersion,
+  });
+}
+
+/** An instrument's options from its definition. */
+function options(definition: MetricDefinition) {
+  return {
+    description: definition.description,
+    unit: definition.unit,
+    ...(definition.buckets
+      ? { advice: { explicitBucketBoundaries: [...definition.buckets] } }
+      : {}),
+  };
+}
+
+/** What instrumentation libraries record that Trove leaves out (see `DROPPED_METRICS`). */
+const METRIC_VIEWS: ViewOptions[] = [
+  ...DROPPED_METRICS.map((instrumentName) => ({
+    instrumentName,
+    meterName: '@opentelemetry/instrumentation-pg',
+    aggregation: { type: AggregationType.DROP },
+  })),
+  {
+    instrumentName: 'db.client.operation.duration',
+    attributesProcessors: [createDenyListAttributesProcessor(DROPPED_ATTRIBUTES)],
+  },
+];
+
 /** The query of a URL never leaves: it may carry `access_token` and other credentials. */
 const REDACTED = '[redacted]';
 
@@ -165,13 +224,11 @@ function emitLogLine(logger: OtelLogger, line: string): void {
   }
   const { msg, level, time, trace_id: _traceId, span_id: _spanId, ...rest } = fields;
   const [severityNumber, severityText] = SEVERITY[Number(level)] ?? SEVERITY[30];
-  const attributes: Attributes = {};
+  // Nested fields (`req`, `res`, `err`) stay structured: OTLP log attributes may be maps.
+  const attributes: AnyValueMap = {};
   for (const [key, value] of Object.entries(rest)) {
     if (value === null || value === undefined) continue;
-    attributes[key] =
-      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-        ? value
-        : JSON.stringify(value);
+    attributes[key] = value as AnyValue;
   }
   logger.emit({
     body: typeof msg === 'string' ? msg : '',
@@ -189,7 +246,7 @@ function emitLogLine(logger: OtelLogger, line: string): void {
  * traces when `enabled`, metrics for `/metrics` and OTLP, log records over OTLP when asked.
  */
 export async function startTelemetry(config: TelemetryConfig): Promise<RunningTelemetry> {
-  const resource = resourceFromAttributes({ 'service.name': config.serviceName });
+  const resource = resourceOf(config);
   const pushing = config.enabled && config.otlpEndpoint !== '';
   const exporters = pushing ? await otlpExporters(config.otlpProtocols) : undefined;
   const stops: Array<() => Promise<void>> = [];
@@ -214,14 +271,10 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
 
   const readers: IMetricReader[] = [];
   if (config.metrics) {
-    readers.push(
-      new PrometheusExporter({
-        host: config.metrics.host,
-        port: config.metrics.port,
-        endpoint: '/metrics',
-        withoutScopeInfo: true,
-      }),
-    );
+    const prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true });
+    readers.push(prometheus);
+    const listener = await servePrometheus(prometheus, config.metrics);
+    stops.push(() => new Promise<void>((resolve) => listener.close(() => resolve())));
   }
   if (exporters) {
     readers.push(
@@ -235,7 +288,7 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
   const metering = readers.length > 0;
   let meter: Meter = createNoopMeter();
   if (metering) {
-    const meterProvider = new MeterProvider({ resource, readers });
+    const meterProvider = new MeterProvider({ resource, readers, views: METRIC_VIEWS });
     metrics.setGlobalMeterProvider(meterProvider);
     meter = meterProvider.getMeter(SCOPE);
     stops.push(() => meterProvider.shutdown());
@@ -287,6 +340,14 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
       requireParentSpan: true,
       // The wait for a pooled connection is the histogram trove.db.pool.wait_duration.
       ignoreConnectSpans: true,
+      // A span is named after the statement's command (`SELECT`), as the conventions say, never
+      // after a prepared statement's name.
+      requestHook: (span, { query }) => {
+        const command = /^\s*([a-z]+)/i.exec(query.text)?.[1]?.toUpperCase();
+        if (!command) return;
+        span.updateName(command);
+        span.setAttribute('db.operation.name', command);
+      },
     }),
     // fetch (the OpenID provider): as for http, the origin only.
     new UndiciInstrumentation({
@@ -307,54 +368,75 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
 
   const tracer = trace.getTracer(SCOPE);
   const counters = new Map<TelemetryCounter, ReturnType<Meter['createCounter']>>();
-  const describe: Record<TelemetryCounter, string> = {
-    'trove.auth.sign_ins': 'Password sign-ins, by outcome',
-    'trove.auth.throttled': 'Sign-in attempts refused by the throttle',
-    'trove.idempotency.replays': 'Requests answered with a kept Idempotency-Key answer',
-    'trove.notifier.deliveries': 'Notifier deliveries, by scheme and outcome',
-    'trove.ws.events_sent': 'Change-feed frames sent',
-    'trove.jobs.completed': 'Job attempts that succeeded, by job name',
-    'trove.jobs.failed': 'Job attempts that failed, by job name',
+  const counterMetrics: Record<TelemetryCounter, MetricDefinition> = {
+    'trove.auth.sign_ins': TROVE_METRICS.signIns,
+    'trove.auth.throttled': TROVE_METRICS.throttled,
+    'trove.idempotency.replays': TROVE_METRICS.idempotencyReplays,
+    'trove.notifier.deliveries': TROVE_METRICS.notifierDeliveries,
+    'trove.ws.events_sent': TROVE_METRICS.socketFrames,
+    'trove.jobs.completed': TROVE_METRICS.jobsCompleted,
+    'trove.jobs.failed': TROVE_METRICS.jobsFailed,
   };
-  for (const [name, description] of Object.entries(describe)) {
-    counters.set(name as TelemetryCounter, meter.createCounter(name, { description }));
+  for (const [counter, definition] of Object.entries(counterMetrics)) {
+    counters.set(
+      counter as TelemetryCounter,
+      meter.createCounter(definition.name, options(definition)),
+    );
   }
-  const sockets = meter.createUpDownCounter('trove.ws.connections', {
-    description: 'Open change-feed WebSocket connections',
-  });
-  const poolWait = meter.createHistogram('trove.db.pool.wait_duration', {
-    description: 'Time a request waited for a pooled database connection',
-    unit: 's',
-  });
-  const gauges: Record<TelemetryGauge, string> = {
-    'trove.db.pool.connections':
-      'Connections of the database pool, by state (in_use, idle, waiting)',
-    'trove.jobs.queued': 'Jobs in the queue, by job name and state (created, retry, active)',
+  // Counters whose attributes are known from the start are exported at 0 from the start, so that
+  // rate() and increase() count their first event.
+  for (const outcome of ['success', 'failure', 'throttled']) {
+    counters.get('trove.auth.sign_ins')?.add(0, { outcome });
+  }
+  for (const counter of [
+    'trove.auth.throttled',
+    'trove.idempotency.replays',
+    'trove.ws.events_sent',
+  ] as const) {
+    counters.get(counter)?.add(0);
+  }
+  const sockets = meter.createUpDownCounter(
+    TROVE_METRICS.sockets.name,
+    options(TROVE_METRICS.sockets),
+  );
+  sockets.add(0);
+  const poolWait = meter.createHistogram(
+    TROVE_METRICS.poolWait.name,
+    options(TROVE_METRICS.poolWait),
+  );
+  const gauges: Record<TelemetryGauge, MetricDefinition> = {
+    'trove.db.pool.connections': TROVE_METRICS.poolConnections,
+    'trove.jobs.queued': TROVE_METRICS.jobsQueued,
   };
-  const requestDuration = meter.createHistogram('trove.http.server.duration', {
-    description: 'Time to answer an HTTP request, by route template, method and status class',
-    unit: 's',
-    advice: {
-      explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    },
-  });
-  const inFlight = meter.createUpDownCounter('trove.http.server.active_requests', {
-    description: 'HTTP requests being answered',
-  });
-  const cpu = meter.createObservableCounter('trove.process.cpu.time', {
-    description: 'CPU time of the process, by mode (user, system)',
-    unit: 's',
-  });
+  const requestDuration = meter.createHistogram(
+    TROVE_METRICS.httpDuration.name,
+    options(TROVE_METRICS.httpDuration),
+  );
+  const inFlight = meter.createUpDownCounter(
+    TROVE_METRICS.httpActive.name,
+    options(TROVE_METRICS.httpActive),
+  );
+  const cpu = meter.createObservableCounter(
+    TROVE_METRICS.cpuTime.name,
+    options(TROVE_METRICS.cpuTime),
+  );
   cpu.addCallback((result) => {
     const usage = process.cpuUsage();
     result.observe(usage.user / 1e6, { 'cpu.mode': 'user' });
     result.observe(usage.system / 1e6, { 'cpu.mode': 'system' });
   });
-  const memory = meter.createObservableGauge('trove.process.memory.usage', {
-    description: 'Resident memory of the process',
-    unit: 'By',
-  });
+  const memory = meter.createObservableGauge(
+    TROVE_METRICS.memory.name,
+    options(TROVE_METRICS.memory),
+  );
   memory.addCallback((result) => result.observe(process.memoryUsage.rss()));
+  const build = meter.createObservableGauge(
+    TROVE_METRICS.buildInfo.name,
+    options(TROVE_METRICS.buildInfo),
+  );
+  build.addCallback((result) =>
+    result.observe(1, { version: config.serviceVersion, 'nodejs.version': process.versions.node }),
+  );
 
   const running = (span: Span, work: () => Promise<unknown>): Promise<unknown> =>
     work().then(
@@ -375,24 +457,30 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
     metering,
     httpMiddleware: metering
       ? (request, response, next) => {
-          const method = request.method ?? 'GET';
+          const active = {
+            'http.request.method': requestMethod(request),
+            'url.scheme': urlScheme(request),
+          };
           const startedAt = performance.now();
-          inFlight.add(1, { 'http.request.method': method });
+          inFlight.add(1, active);
           response.once('close', () => {
-            inFlight.add(-1, { 'http.request.method': method });
+            inFlight.add(-1, active);
             requestDuration.record((performance.now() - startedAt) / 1000, {
-              'http.route': routeTemplate(request) ?? 'unmatched',
-              'http.request.method': method,
-              'http.response.status_class': statusClass(response),
+              ...active,
+              'http.route': routeTemplate(request) ?? UNMATCHED_ROUTE,
+              'http.response.status_code': response.statusCode,
             });
           });
           next();
         }
       : undefined,
     count: (counter, attributes, value = 1) => counters.get(counter)?.add(value, attributes),
+    declareCounter: (counter, attributeSets) => {
+      for (const attributes of attributeSets) counters.get(counter)?.add(0, attributes);
+    },
     changeFeedSockets: (delta) => sockets.add(delta),
     observe: (gauge, read) => {
-      const instrument = meter.createObservableGauge(gauge, { description: gauges[gauge] });
+      const instrument = meter.createObservableGauge(gauge, options(gauges[gauge]));
       instrument.addCallback(async (result) => {
         const readings: GaugeReading[] = await Promise.resolve(read()).catch(() => []);
         for (const reading of readings) result.observe(reading.value, reading.attributes);

@@ -40,6 +40,11 @@ export interface Telemetry {
     ((request: IncomingMessage, response: ServerResponse, next: () => void) => void) | undefined;
   /** Adds `value` to a counter. */
   count(counter: TelemetryCounter, attributes?: TelemetryAttributes, value?: number): void;
+  /**
+   * Exports a counter at 0 for each of these attribute sets (the job names, the notifier schemes),
+   * so that its first event counts in rate() and increase().
+   */
+  declareCounter(counter: TelemetryCounter, attributeSets: TelemetryAttributes[]): void;
   /** Adds `delta` to the number of open change-feed sockets. */
   changeFeedSockets(delta: number): void;
   /** Registers how a gauge is read at each collection. */
@@ -69,6 +74,7 @@ const off: Telemetry = {
   metering: false,
   httpMiddleware: undefined,
   count: () => undefined,
+  declareCounter: () => undefined,
   changeFeedSockets: () => undefined,
   observe: () => undefined,
   poolWait: () => undefined,

@@ -7,6 +7,7 @@ import {
 } from '../../../platform/outbound/outbound-errors.js';
 import { OutboundHttpService } from '../../../platform/outbound/outbound-http.service.js';
 import {
+  DELIVERED_SCHEMES,
   planDelivery,
   type DeliveryMessage,
   type DeliveryPlan,
@@ -37,7 +38,14 @@ export class NotifierDelivery {
   constructor(
     private readonly outbound: OutboundHttpService,
     private readonly config: ConfigService<TroveConfig, true>,
-  ) {}
+  ) {
+    telemetry().declareCounter(
+      'trove.notifier.deliveries',
+      DELIVERED_SCHEMES.flatMap((scheme) =>
+        ['success', 'failure'].map((outcome) => ({ scheme, outcome })),
+      ),
+    );
+  }
 
   private get timeoutMs(): number {
     return this.config.get('notifiers', { infer: true }).timeoutMs;
