@@ -108,8 +108,15 @@ export class PostgresProxy {
   private readonly listener: net.Server;
   private port = 0;
 
+  /** While true, every connection is refused at once, as from a stopped server. */
+  private refusing = false;
+
   private constructor(target: { host: string; port: number }) {
     this.listener = net.createServer((client) => {
+      if (this.refusing) {
+        client.destroy();
+        return;
+      }
       const server = net.connect(target.port, target.host);
       this.connections.add(new ProxiedConnection(client, server, this));
     });
@@ -129,6 +136,17 @@ export class PostgresProxy {
     proxied.hostname = '127.0.0.1';
     proxied.port = String(this.port);
     return proxied.toString();
+  }
+
+  /** Plays a stopped server: cuts every connection and refuses new ones until `resume()`. */
+  stop(): void {
+    this.refusing = true;
+    this.cutAll();
+  }
+
+  /** Passes connections on again. */
+  resume(): void {
+    this.refusing = false;
   }
 
   /** Cuts every open connection at once, as a network failure would. */

@@ -1,4 +1,14 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { attribute, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
+
+/** A TCP port of 127.0.0.1 free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 export const SPAN_KIND_SERVER = 2;
 export const SPAN_KIND_CLIENT = 3;

@@ -18,17 +18,10 @@ import {
   otlpEnv,
   serverSpan as receivedServerSpan,
   spansOf as receivedSpansOf,
+  freePort,
   sqlSpansOf,
   SPAN_KIND_CLIENT,
 } from './telemetry-helpers.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A stand-in webhook receiver keeping the headers of each request. */
 async function startHookStandIn(): Promise<{

@@ -8,6 +8,7 @@ import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
 import { telemetry } from '../telemetry/telemetry.js';
+import { databaseOutage } from './database-availability.js';
 import { AfterCommit } from './after-commit.js';
 
 /** Distinct texts a process prepares at most; PostgreSQL keeps each plan per connection. */
@@ -38,6 +39,7 @@ export class Database implements OnApplicationBootstrap {
       { value: pool.idleCount, attributes: { pool: 'app', state: 'idle' } },
       { value: pool.waitingCount, attributes: { pool: 'app', state: 'waiting' } },
     ]);
+    telemetry().observe('trove.db.available', () => [{ value: databaseOutage.down ? 0 : 1 }]);
     type Done = (error: Error | undefined, client: unknown, release: unknown) => void;
     const connect = (pool.connect as (done?: Done) => Promise<unknown> | undefined).bind(pool);
     const waited = (startedAt: number): void => telemetry().poolWait(performance.now() - startedAt);

@@ -56,6 +56,14 @@ export const TROVE_METRICS = {
     description: 'Connections of the database pool, by state (in_use, idle, waiting)',
     attributes: ['pool', 'state'],
   },
+  databaseAvailable: {
+    name: 'trove.db.available',
+    kind: 'gauge',
+    unit: '',
+    description:
+      'Whether this instance reaches its database: 0 from the first request that found it unavailable (answered 503) until it answers again, else 1',
+    attributes: [],
+  },
   poolWait: {
     name: 'trove.db.pool.wait_duration',
     kind: 'histogram',

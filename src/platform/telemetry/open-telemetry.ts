@@ -406,6 +406,7 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
   );
   const gauges: Record<TelemetryGauge, MetricDefinition> = {
     'trove.db.pool.connections': TROVE_METRICS.poolConnections,
+    'trove.db.available': TROVE_METRICS.databaseAvailable,
     'trove.jobs.queued': TROVE_METRICS.jobsQueued,
   };
   const requestDuration = meter.createHistogram(

@@ -17,7 +17,8 @@ export type TelemetryCounter =
   | 'trove.jobs.failed';
 
 /** Trove's own gauges, read when metrics are collected. */
-export type TelemetryGauge = 'trove.db.pool.connections' | 'trove.jobs.queued';
+export type TelemetryGauge =
+  'trove.db.pool.connections' | 'trove.db.available' | 'trove.jobs.queued';
 
 /** One value of a gauge with its attributes. */
 export interface GaugeReading {
