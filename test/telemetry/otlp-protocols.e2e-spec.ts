@@ -8,6 +8,7 @@ import {
   attribute,
   startOtlpGrpcReceiver,
   startOtlpReceiver,
+  type KeyValue,
   type OtlpReceiver,
 } from './otlp-receiver.js';
 import {
@@ -102,6 +103,13 @@ describe.each([
     );
     expect(record.spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(spansOf(receiver, server.traceId).map((span) => span.spanId)).toContain(record.spanId);
+    // The request and answer stay structured (maps), not JSON text.
+    const request = record.attributes.find((one) => one.key === 'req')?.value as {
+      kvlistValue?: { values?: KeyValue[] };
+    };
+    expect(request.kvlistValue?.values?.find((one) => one.key === 'method')?.value).toEqual({
+      stringValue: 'POST',
+    });
   });
 
   it(`sends every signal as ${encoding}, with the configured headers, and each export decodes`, async () => {

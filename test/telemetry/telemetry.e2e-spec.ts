@@ -21,6 +21,7 @@ import {
   freePort,
   sqlSpansOf,
   SPAN_KIND_CLIENT,
+  SPAN_KIND_SERVER,
 } from './telemetry-helpers.js';
 
 /** A stand-in webhook receiver keeping the headers of each request. */
@@ -150,6 +151,20 @@ describe('telemetry on: traces, metrics and logs', () => {
       expect(attribute(span, 'db.query.parameter.0')).toBeUndefined();
       expect(JSON.stringify(span.attributes)).not.toContain('Desk lamp');
     }
+  });
+
+  it('names a method HTTP does not define _OTHER, keeping the one sent beside it', async () => {
+    await supertest(trove.baseUrl).propfind('/api/v1/nowhere').expect(404);
+    const span = await eventually(() =>
+      receiver
+        .spans()
+        .find(
+          (one) =>
+            one.kind === SPAN_KIND_SERVER &&
+            attribute(one, 'http.request.method_original') === 'PROPFIND',
+        ),
+    );
+    expect([span.name, attribute(span, 'http.request.method')]).toEqual(['HTTP', '_OTHER']);
   });
 
   it('continues the trace of an incoming traceparent', async () => {

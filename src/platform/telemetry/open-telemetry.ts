@@ -322,10 +322,20 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
     applyCustomAttributesOnSpan: (span, request) => {
       if (!isServerRequest(request)) return;
       const route = routeTemplate(request);
-      if (route) {
-        span.updateName(`${request.method ?? 'GET'} ${route}`);
-        span.setAttribute('http.route', route);
+      const method = requestMethod(request);
+      if (method === '_OTHER') {
+        // A method HTTP does not define is named `_OTHER`, the one sent kept beside it.
+        span.setAttribute('http.request.method', method);
+        span.setAttribute('http.request.method_original', request.method ?? '');
       }
+      span.updateName(
+        route
+          ? `${method === '_OTHER' ? 'HTTP' : method} ${route}`
+          : method === '_OTHER'
+            ? 'HTTP'
+            : method,
+      );
+      if (route) span.setAttribute('http.route', route);
       // The group the request acted in (never the user's e-mail or credential).
       const { user } = request as { user?: { tenant?: { groupId?: unknown } | null } };
       const groupId = user?.tenant?.groupId;
