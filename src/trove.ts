@@ -1,3 +1,5 @@
+import { routesOf } from './platform/telemetry/http-route.js';
+import { telemetry } from './platform/telemetry/telemetry.js';
 import { createApp } from './app.factory.js';
 import { HttpDrain } from './platform/http/graceful-shutdown.js';
 import { runningHandlers } from './platform/http/trove-express-adapter.js';
@@ -41,6 +43,7 @@ export async function runTrove(
     const http = app.get(HttpDrain).watch(app.getHttpServer());
     if (config.web.host) await app.listen(config.web.port, config.web.host);
     else await app.listen(config.web.port);
+    telemetry().declareRoutes(routesOf(app.getHttpAdapter().getInstance()));
     logger.info(
       {
         url: await app.getUrl(),

@@ -13,10 +13,41 @@ interface RoutedRequest extends IncomingMessage {
 export function routeTemplate(request: IncomingMessage): string | undefined {
   const { route, baseUrl } = request as RoutedRequest;
   if (typeof route?.path !== 'string') return undefined;
-  // A catch-all (`/api*path`, SCIM's unknown paths, the web UI's pages) is no route of its own.
-  if (route.path.includes('*')) return undefined;
-  const path = `${baseUrl ?? ''}${route.path}`;
-  return path.replace(/:(\w+)/g, '{$1}').replace(/\{\*(\w+)\}/g, '{$1}') || '/';
+  return templateOf(`${baseUrl ?? ''}${route.path}`);
+}
+
+/**
+ * An Express route path in OpenAPI's form; undefined for a catch-all (`/api*path`, SCIM's unknown
+ * paths, the web UI's pages), which is no route of its own.
+ */
+function templateOf(path: string): string | undefined {
+  if (path.includes('*')) return undefined;
+  return path.replace(/:(\w+)/g, '{$1}') || '/';
+}
+
+/** A route of the application: its template and method. */
+export interface RouteOfApp {
+  route: string;
+  method: string;
+}
+
+/** Every route an Express application has (after Nest registered them), as template and method. */
+export function routesOf(expressApp: unknown): RouteOfApp[] {
+  const router = (expressApp as { router?: { stack?: unknown[] } }).router;
+  const routes = new Map<string, RouteOfApp>();
+  for (const layer of router?.stack ?? []) {
+    const route = (layer as { route?: { path?: unknown; methods?: Record<string, boolean> } })
+      .route;
+    if (typeof route?.path !== 'string') continue;
+    const template = templateOf(route.path);
+    if (!template) continue;
+    for (const [method, on] of Object.entries(route.methods ?? {})) {
+      const upper = method.toUpperCase();
+      if (on && KNOWN_METHODS.has(upper))
+        routes.set(`${upper} ${template}`, { route: template, method: upper });
+    }
+  }
+  return [...routes.values()];
 }
 
 /** The `http.route` of a request no route answered. */

@@ -42,6 +42,14 @@ export const TROVE_METRICS = {
     attributes: ['http.request.method', 'http.route', 'http.response.status_code', 'url.scheme'],
     buckets: HTTP_BUCKETS,
   },
+  httpErrors: {
+    name: 'trove.http.server.errors',
+    kind: 'counter',
+    unit: '{request}',
+    description:
+      'Requests answered with a server error (5xx), by route and status; every route is there at 0 for 500 and 503 from the start, so that rate() counts its first error',
+    attributes: ['http.request.method', 'http.route', 'http.response.status_code'],
+  },
   httpActive: {
     name: 'http.server.active_requests',
     kind: 'updowncounter',

@@ -423,6 +423,10 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
     TROVE_METRICS.httpDuration.name,
     options(TROVE_METRICS.httpDuration),
   );
+  const serverErrors = meter.createCounter(
+    TROVE_METRICS.httpErrors.name,
+    options(TROVE_METRICS.httpErrors),
+  );
   const inFlight = meter.createUpDownCounter(
     TROVE_METRICS.httpActive.name,
     options(TROVE_METRICS.httpActive),
@@ -476,16 +480,35 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
           inFlight.add(1, active);
           response.once('close', () => {
             inFlight.add(-1, active);
+            const route = routeTemplate(request) ?? UNMATCHED_ROUTE;
             requestDuration.record((performance.now() - startedAt) / 1000, {
               ...active,
-              'http.route': routeTemplate(request) ?? UNMATCHED_ROUTE,
+              'http.route': route,
               'http.response.status_code': response.statusCode,
             });
+            if (response.statusCode >= 500) {
+              serverErrors.add(1, {
+                'http.request.method': active['http.request.method'],
+                'http.route': route,
+                'http.response.status_code': response.statusCode,
+              });
+            }
           });
           next();
         }
       : undefined,
     count: (counter, attributes, value = 1) => counters.get(counter)?.add(value, attributes),
+    declareRoutes: (routes) => {
+      for (const { route, method } of [...routes, { route: UNMATCHED_ROUTE, method: 'GET' }]) {
+        for (const status of [500, 503]) {
+          serverErrors.add(0, {
+            'http.request.method': method,
+            'http.route': route,
+            'http.response.status_code': status,
+          });
+        }
+      }
+    },
     declareCounter: (counter, attributeSets) => {
       for (const attributes of attributeSets) counters.get(counter)?.add(0, attributes);
     },

@@ -46,6 +46,11 @@ export interface Telemetry {
    * so that its first event counts in rate() and increase().
    */
   declareCounter(counter: TelemetryCounter, attributeSets: TelemetryAttributes[]): void;
+  /**
+   * The application's routes, once they are registered: each route's server errors (500, 503) are
+   * exported at 0 from then on, so that rate() counts a route's first error.
+   */
+  declareRoutes(routes: { route: string; method: string }[]): void;
   /** Adds `delta` to the number of open change-feed sockets. */
   changeFeedSockets(delta: number): void;
   /** Registers how a gauge is read at each collection. */
@@ -76,6 +81,7 @@ const off: Telemetry = {
   httpMiddleware: undefined,
   count: () => undefined,
   declareCounter: () => undefined,
+  declareRoutes: () => undefined,
   changeFeedSockets: () => undefined,
   observe: () => undefined,
   poolWait: () => undefined,
