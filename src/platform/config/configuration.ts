@@ -40,6 +40,10 @@ export interface TroveConfig {
     maxImportBytes: number;
     /** Seconds an export or import job may run before it is run again elsewhere. */
     jobExpirySeconds: number;
+    /** Directory of instance backups. */
+    instanceDir: string;
+    /** Instance backups kept per period (the newest of each). */
+    keep: { daily: number; weekly: number; monthly: number };
   };
   /** SMTP settings; mail is sent only when `host` and `from` are set. */
   mail: {
@@ -263,6 +267,14 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
     backups: {
       maxImportBytes: env.TROVE_BACKUP_MAX_IMPORT_SIZE * MEGABYTE,
       jobExpirySeconds: env.TROVE_BACKUP_JOB_EXPIRY,
+      instanceDir: path.resolve(
+        env.TROVE_BACKUP_DIR.trim() || path.join(env.TROVE_DATA_DIR, 'backups'),
+      ),
+      keep: {
+        daily: env.TROVE_BACKUP_KEEP_DAILY,
+        weekly: env.TROVE_BACKUP_KEEP_WEEKLY,
+        monthly: env.TROVE_BACKUP_KEEP_MONTHLY,
+      },
     },
     mail: {
       host: env.TROVE_MAILER_HOST.trim(),
