@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type TroveConfig } from '../platform/config/configuration.js';
@@ -10,17 +10,6 @@ const USAGE = 'usage: npm run backup [-- --verify <archive>]';
 function fail(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
   process.exit(code);
-}
-
-const BACKUP_NAME = /^trove-backup-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z)\.tar\.gz$/;
-
-/** The time a backup's file name carries (`instanceBackupFileName`). */
-function createdAtOf(name: string): Date | undefined {
-  const stamp = BACKUP_NAME.exec(name)?.[1];
-  if (!stamp) return undefined;
-  const [date, time] = stamp.split('T') as [string, string];
-  const [hours, minutes, seconds, millis] = time.replace('Z', '').split('-');
-  return new Date(`${date}T${hours}:${minutes}:${seconds}.${millis}Z`);
 }
 
 /**
@@ -50,7 +39,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigurationError) fail(error.message, 78);
     throw error;
   }
-  const [logging, { startDatabaseServer }, { createStorage }, writer, reader, format, retention] =
+  const [logging, { startDatabaseServer }, { createStorage }, writer, reader, format, backups] =
     await Promise.all([
       import('../platform/logging/logger.js'),
       import('../platform/database/database-server.js'),
@@ -58,7 +47,7 @@ async function main(): Promise<void> {
       import('../operations/instance-backups/instance-backup-writer.js'),
       import('../operations/instance-backups/instance-backup-reader.js'),
       import('../operations/instance-backups/instance-backup-format.js'),
-      import('../operations/instance-backups/instance-backup-retention.js'),
+      import('../operations/instance-backups/instance-backups.service.js'),
     ]);
   const logger = logging.createLogger(config.log);
   const database = await startDatabaseServer(config, (line) => logger.debug(line));
@@ -96,15 +85,8 @@ async function main(): Promise<void> {
       process.stdout.write(
         `${file}: ${size} bytes in ${Math.round(performance.now() - startedAt)} ms: ${rows} rows of ${Object.keys(manifest.tables).length} tables, ${manifest.fileCount} files\n`,
       );
-      const backups = (await readdir(dir)).flatMap((name) => {
-        const at = createdAtOf(name);
-        return at ? [{ name, createdAt: at }] : [];
-      });
-      const kept = new Set(retention.backupsToKeep(backups, config.backups.keep));
-      for (const backup of backups) {
-        if (kept.has(backup)) continue;
-        await rm(path.join(dir, backup.name), { force: true });
-        process.stdout.write(`${path.join(dir, backup.name)}: deleted (retention)\n`);
+      for (const name of await backups.pruneBackups(dir, config.backups.keep)) {
+        process.stdout.write(`${path.join(dir, name)}: deleted (retention)\n`);
       }
     } finally {
       storage.close();

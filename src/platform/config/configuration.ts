@@ -42,6 +42,8 @@ export interface TroveConfig {
     jobExpirySeconds: number;
     /** Directory of instance backups. */
     instanceDir: string;
+    /** Cron expression of the scheduled instance backup; empty for none. */
+    schedule: string;
     /** Instance backups kept per period (the newest of each). */
     keep: { daily: number; weekly: number; monthly: number };
   };
@@ -270,6 +272,7 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       instanceDir: path.resolve(
         env.TROVE_BACKUP_DIR.trim() || path.join(env.TROVE_DATA_DIR, 'backups'),
       ),
+      schedule: backupSchedule(env.TROVE_BACKUP_SCHEDULE.trim(), Boolean(env.DATABASE_URL)),
       keep: {
         daily: env.TROVE_BACKUP_KEEP_DAILY,
         weekly: env.TROVE_BACKUP_KEEP_WEEKLY,
@@ -416,4 +419,11 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       exportLogs: env.OTEL_LOGS_EXPORTER === 'otlp',
     },
   };
+}
+
+/** The scheduled instance backup's cron expression: `auto` is nightly for the embedded database. */
+function backupSchedule(setting: string, external: boolean): string {
+  if (setting === 'off') return '';
+  if (setting === 'auto') return external ? '' : '30 3 * * *';
+  return setting;
 }

@@ -174,6 +174,17 @@ export class EnvironmentVariables {
   @IsString()
   TROVE_BACKUP_DIR = '';
 
+  /**
+   * Cron expression (UTC) of the scheduled instance backup, run once across instances: `auto`
+   * means nightly at 03:30 with the embedded database and never with DATABASE_URL (whose
+   * operators usually back PostgreSQL up themselves); `off` never.
+   */
+  @IsString()
+  @Matches(/^(auto|off|(\S+\s+){4}\S+)$/, {
+    message: 'must be auto, off or a cron expression of five fields',
+  })
+  TROVE_BACKUP_SCHEDULE = 'auto';
+
   /** Instance backups kept: the newest of each of this many recent days. */
   @Transform(toInteger)
   @IsInt()
