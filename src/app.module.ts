@@ -28,6 +28,7 @@ import { TemplatesModule } from './inventory/templates/templates.module.js';
 import { CollectionBackupsModule } from './operations/collection-backups/collection-backups.module.js';
 import { DemoModule } from './operations/demo/demo.module.js';
 import { NotifiersModule } from './operations/notifiers/notifiers.module.js';
+import { InstanceBackupsModule } from './operations/instance-backups/instance-backups.module.js';
 import { RemindersModule } from './operations/reminders/reminders.module.js';
 import { ChangeEventsModule } from './platform/change-events/change-events.module.js';
 import type { TroveConfig } from './platform/config/configuration.js';
@@ -107,6 +108,7 @@ export class AppModule {
         // operations
         NotifiersModule,
         RemindersModule,
+        InstanceBackupsModule,
         CollectionBackupsModule,
         DemoModule,
         // web

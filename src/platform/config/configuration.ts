@@ -40,6 +40,12 @@ export interface TroveConfig {
     maxImportBytes: number;
     /** Seconds an export or import job may run before it is run again elsewhere. */
     jobExpirySeconds: number;
+    /** Directory of instance backups. */
+    instanceDir: string;
+    /** Cron expression of the scheduled instance backup; empty for none. */
+    schedule: string;
+    /** Instance backups kept per period (the newest of each). */
+    keep: { daily: number; weekly: number; monthly: number };
   };
   /** SMTP settings; mail is sent only when `host` and `from` are set. */
   mail: {
@@ -310,6 +316,15 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
     backups: {
       maxImportBytes: env.TROVE_BACKUP_MAX_IMPORT_SIZE * MEGABYTE,
       jobExpirySeconds: env.TROVE_BACKUP_JOB_EXPIRY,
+      instanceDir: path.resolve(
+        env.TROVE_BACKUP_DIR.trim() || path.join(env.TROVE_DATA_DIR, 'backups'),
+      ),
+      schedule: backupSchedule(env.TROVE_BACKUP_SCHEDULE.trim(), Boolean(env.DATABASE_URL)),
+      keep: {
+        daily: env.TROVE_BACKUP_KEEP_DAILY,
+        weekly: env.TROVE_BACKUP_KEEP_WEEKLY,
+        monthly: env.TROVE_BACKUP_KEEP_MONTHLY,
+      },
     },
     mail: {
       host: env.TROVE_MAILER_HOST.trim(),
@@ -465,4 +480,11 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       exportLogs: env.OTEL_LOGS_EXPORTER === 'otlp',
     },
   };
+}
+
+/** The scheduled instance backup's cron expression: `auto` is nightly for the embedded database. */
+function backupSchedule(setting: string, external: boolean): string {
+  if (setting === 'off') return '';
+  if (setting === 'auto') return external ? '' : '30 3 * * *';
+  return setting;
 }

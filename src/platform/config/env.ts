@@ -170,6 +170,45 @@ export class EnvironmentVariables {
   @Max(86400)
   TROVE_BACKUP_JOB_EXPIRY = 1800;
 
+  /**
+   * Directory of instance backups (`npm run backup`); empty means `<TROVE_DATA_DIR>/backups`,
+   * which lies on the same disk as the data it backs up: copy the backups off the machine.
+   */
+  @IsString()
+  TROVE_BACKUP_DIR = '';
+
+  /**
+   * Cron expression (UTC) of the scheduled instance backup, run once across instances: `auto`
+   * means nightly at 03:30 with the embedded database and never with DATABASE_URL (whose
+   * operators usually back PostgreSQL up themselves); `off` never.
+   */
+  @IsString()
+  @Matches(/^(auto|off|(\S+\s+){4}\S+)$/, {
+    message: 'must be auto, off or a cron expression of five fields',
+  })
+  TROVE_BACKUP_SCHEDULE = 'auto';
+
+  /** Instance backups kept: the newest of each of this many recent days. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  TROVE_BACKUP_KEEP_DAILY = 7;
+
+  /** Instance backups kept: the newest of each of this many recent ISO weeks. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(520)
+  TROVE_BACKUP_KEEP_WEEKLY = 4;
+
+  /** Instance backups kept: the newest of each of this many recent months. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(1200)
+  TROVE_BACKUP_KEEP_MONTHLY = 6;
+
   // --- Mail -------------------------------------------------------------------------------
 
   /** SMTP server that sends Trove's mail (password reset links); empty disables mail. */

@@ -24,6 +24,9 @@ export type SupervisionOptions = Pick<EmbeddedPostgresOptions, 'restartDelaysMs'
 /** Injection token of the app's `DatabaseServer`, when the app was given one. */
 export const DATABASE_SERVER = 'DATABASE_SERVER';
 
+/** Injection token of the connection URL of Trove's database (for whole-database copies). */
+export const DATABASE_CONNECTION_URL = 'DATABASE_CONNECTION_URL';
+
 const EMBEDDED_DATABASE = 'trove';
 
 export async function startDatabaseServer(

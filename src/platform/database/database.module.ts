@@ -7,7 +7,11 @@ import { buildDataSourceOptions } from './data-source-options.js';
 import { AttributedTransactionalAdapter } from './change-attribution.js';
 import { Database } from './database.js';
 import { DatabaseNotifications, NOTIFICATIONS_DATABASE_URL } from './database-notifications.js';
-import { DATABASE_SERVER, type DatabaseServer } from './database-server.js';
+import {
+  DATABASE_CONNECTION_URL,
+  DATABASE_SERVER,
+  type DatabaseServer,
+} from './database-server.js';
 import { runMigrations } from './migrate.js';
 
 /**
@@ -56,8 +60,9 @@ export class DatabaseModule {
         DatabaseNotifications,
         { provide: NOTIFICATIONS_DATABASE_URL, useValue: url },
         { provide: DATABASE_SERVER, useValue: server ?? null },
+        { provide: DATABASE_CONNECTION_URL, useValue: url },
       ],
-      exports: [Database, DatabaseNotifications, DATABASE_SERVER],
+      exports: [Database, DatabaseNotifications, DATABASE_SERVER, DATABASE_CONNECTION_URL],
     };
   }
 }

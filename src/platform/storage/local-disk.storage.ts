@@ -86,6 +86,22 @@ export class LocalDiskStorage extends Storage {
     }
   }
 
+  async *keys(): AsyncIterable<string> {
+    const walk = async function* (dir: string, prefix: string): AsyncGenerator<string> {
+      const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (prefix === '' && entry.name === '.tmp') continue;
+        const key = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) yield* walk(path.join(dir, entry.name), key);
+        else if (entry.isFile()) yield key;
+      }
+    };
+    yield* walk(this.root, '');
+  }
+
   /** The file of a key, which cannot be outside the root. */
   private pathOf(key: string): string {
     assertStorageKey(key);

@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -150,6 +151,20 @@ export class S3Storage extends Storage {
     await this.client.send(
       new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
     );
+  }
+
+  async *keys(): AsyncIterable<string> {
+    const prefix = this.prefix ? `${this.prefix}/` : '';
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key) yield object.Key.slice(prefix.length);
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
   }
 
   /** Closes the client's connections. */

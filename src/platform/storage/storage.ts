@@ -48,6 +48,9 @@ export abstract class Storage {
   /** Deletes the file; deleting a missing file is not an error. */
   abstract delete(key: string): Promise<void>;
 
+  /** Every stored key, in no promised order (for an instance backup). */
+  abstract keys(): AsyncIterable<string>;
+
   async exists(key: string): Promise<boolean> {
     return (await this.head(key)) !== null;
   }

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createBenchDatabase } from './database.js';
+import { seedInventory, starterTypes } from './seed.js';
+import { signUp } from './session.js';
+import { loadTroveBuild } from './trove.js';
+import { memoryOf, startTroveProcess } from './trove-process.js';
+
+/**
+ * How long an instance backup, its rehearsed restore and a restore take at a given inventory
+ * size, and the peak memory of each command. Trove (`node dist/main.js`) makes the instance and
+ * the bench seeds `BENCH_ENTITIES` (default 100000) entities; then `node dist/cli/backup.js`
+ * writes a backup while Trove runs, `backup.js --verify` rehearses its restore, and
+ * `node dist/cli/restore.js` restores it into a new, empty database and data directory. Each
+ * command's resident set is sampled from /proc every 20 ms (its kernel high-water mark).
+ *
+ *   npm run build && npx tsc -p bench/tsconfig.json && node dist/bench/bench/instance-backup.js
+ *
+ * DATABASE_URL: an existing PostgreSQL server to create the benchmark's databases on (else an
+ * embedded one is started).
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const startedAt = performance.now();
+const progress = (message: string): void =>
+  console.log(`[${((performance.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+
+interface CommandRun {
+  name: string;
+  ms: number;
+  peakMiB: number;
+  output: string;
+}
+
+/** Runs a CLI of the build with `env`, sampling its peak resident set. */
+async function runCommand(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<CommandRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, TROVE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let peak = 0;
+  const sampler = setInterval(() => {
+    if (child.pid === undefined) return;
+    memoryOf(child.pid)
+      .then((memory) => (peak = Math.max(peak, memory.peak)))
+      .catch(() => undefined);
+  }, 20);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`${name} exited ${code}: ${output}`);
+  return { name, ms: Math.round(performance.now() - started), peakMiB: Math.round(peak), output };
+}
+
+async function main(): Promise<void> {
+  const entities = Math.round(Number(process.env.BENCH_ENTITIES || 100_000));
+  const trove = await loadTroveBuild();
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    const externalUrl = process.env.DATABASE_URL || undefined;
+    progress(externalUrl ? 'creating a database on DATABASE_URL' : 'starting PostgreSQL');
+    const database = await createBenchDatabase(trove, externalUrl, () => undefined);
+    cleanups.push(() => database.dispose());
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-data-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const child = await startTroveProcess({
+      databaseUrl: database.url,
+      dataDir,
+      env: { TROVE_BARCODE_UPCITEMDB_URL: '', TROVE_BARCODE_OPENFOODFACTS_URL: '' },
+    });
+    cleanups.push(() => child.stop());
+    const session = await signUp(child.baseUrl);
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    cleanups.push(() => pool.end());
+    const seed = await seedInventory(pool, {
+      groupId: session.groupId,
+      ...(await starterTypes(pool, session.groupId)),
+      entities,
+      progress,
+    });
+
+    const backupDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-backups-'));
+    cleanups.push(() => rm(backupDir, { recursive: true, force: true }));
+    const env = {
+      DATABASE_URL: database.url,
+      TROVE_DATA_DIR: dataDir,
+      TROVE_BACKUP_DIR: backupDir,
+    };
+    progress('backup, while Trove runs');
+    const backup = await runCommand('backup', ['dist/cli/backup.js'], env);
+    const [file] = await readdir(backupDir);
+    const archive = path.join(backupDir, file);
+    const size = (await stat(archive)).size;
+    progress('rehearsed restore (backup --verify)');
+    const verify = await runCommand(
+      'backup --verify',
+      ['dist/cli/backup.js', '--verify', archive],
+      env,
+    );
+
+    const restoredName = `${database.name}_restored`;
+    await pool.query(`CREATE DATABASE "${restoredName}"`);
+    const restoredUrl = new URL(database.url);
+    restoredUrl.pathname = `/${restoredName}`;
+    cleanups.push(() => pool.query(`DROP DATABASE IF EXISTS "${restoredName}" WITH (FORCE)`));
+    const restoredDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-restored-'));
+    cleanups.push(() => rm(restoredDir, { recursive: true, force: true }));
+    progress('restore into an empty database');
+    const restore = await runCommand('restore', ['dist/cli/restore.js', archive], {
+      DATABASE_URL: restoredUrl.toString(),
+      TROVE_DATA_DIR: restoredDir,
+    });
+    for (const run of [backup, verify, restore]) progress(`  ${run.output.trim()}`);
+    console.log(
+      `\nInstance backup of ${seed.entities} entities (${seed.entityFields} custom fields, ` +
+        `${seed.entityTags} tags on entities), archive ${(size / 1024 / 1024).toFixed(1)} MiB, ` +
+        `Node ${process.version}, ${os.cpus().length} CPUs, ${database.kind} PostgreSQL\n`,
+    );
+    console.table(
+      [backup, verify, restore].map((run) => ({
+        command: run.name,
+        'time (ms)': run.ms,
+        'peak RSS (MiB)': run.peakMiB,
+      })),
+    );
+  } finally {
+    for (let step = cleanups.pop(); step; step = cleanups.pop()) {
+      await step().catch((error: unknown) => console.error('clean-up failed:', error));
+    }
+  }
+}
+
+await main();
