@@ -435,4 +435,18 @@ describe('SCIM as identity providers send it', () => {
     expect(await replay('delete', `/Users/${id}`)).toEqual({ status: 204, body: undefined });
     expect(await userRow(id)).toBeUndefined();
   });
+
+  it('takes core attributes named under the core schema URN (RFC 7644 §3.10)', async () => {
+    const userName = `qualified-${randomBytes(3).toString('hex')}`;
+    const created = await replay('post', '/Users', {
+      schemas: [USER_SCHEMA],
+      [USER_SCHEMA]: { userName, emails: [{ value: `${userName}@example.com` }] },
+    });
+    expect(created).toMatchObject({ status: 201, body: { userName } });
+    const group = await replay('post', '/Groups', {
+      schemas: [GROUP_SCHEMA],
+      [GROUP_SCHEMA]: { displayName: `Qualified ${userName}` },
+    });
+    expect(group).toMatchObject({ status: 201, body: { displayName: `Qualified ${userName}` } });
+  });
 });

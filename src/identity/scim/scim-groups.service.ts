@@ -27,6 +27,7 @@ import {
   type ScimResource,
   scimError,
   searchQuery,
+  withCoreAttributesAtTop,
   withKeptAttributesOnly,
 } from './scim-protocol.js';
 import { scimmy } from './scimmy.js';
@@ -296,7 +297,11 @@ function readGroup(body: unknown): ScimGroupInput {
     throw scimError(400, 'invalidSyntax', 'expected a Group resource as a JSON object');
   }
   const resource = parsed(
-    () => new (scimmy().Schemas.Group)(body as ScimResource, 'in'),
+    () =>
+      new (scimmy().Schemas.Group)(
+        withCoreAttributesAtTop(body as ScimResource, scimmy().Schemas.Group.definition.id),
+        'in',
+      ),
   ) as unknown as {
     displayName?: string;
     externalId?: string;

@@ -229,3 +229,21 @@ export function withKeptAttributesOnly(
 /** Whether a PatchOp message still has operations to apply (all may have been ignored). */
 export const hasOperations = (message: ScimResource): boolean =>
   !Array.isArray(message.Operations) || message.Operations.length > 0;
+
+/**
+ * A resource whose core attributes are sent under the core schema's URN (RFC 7644 §3.10 lets a
+ * client name them fully qualified, `{"urn:…:core:2.0:User": {"userName": …}}`), with those
+ * attributes at the top level, where they are read; top-level ones win.
+ */
+export function withCoreAttributesAtTop(
+  resource: ScimResource,
+  coreSchemaId: string,
+): ScimResource {
+  const key = Object.keys(resource).find(
+    (name) => name.toLowerCase() === coreSchemaId.toLowerCase(),
+  );
+  const nested = key === undefined ? undefined : resource[key];
+  if (nested === null || typeof nested !== 'object' || Array.isArray(nested)) return resource;
+  const { [key as string]: _core, ...rest } = resource;
+  return { ...(nested as ScimResource), ...rest };
+}

@@ -30,6 +30,7 @@ import {
   type ScimResource,
   scimError,
   searchQuery,
+  withCoreAttributesAtTop,
   withKeptAttributesOnly,
 } from './scim-protocol.js';
 import { scimmy } from './scimmy.js';
@@ -304,7 +305,11 @@ function readInput(body: unknown): ScimUserInput {
     throw scimError(400, 'invalidSyntax', 'expected a User resource as a JSON object');
   }
   const resource = parsed(
-    () => new (scimmy().Schemas.User)(body as ScimResource, 'in'),
+    () =>
+      new (scimmy().Schemas.User)(
+        withCoreAttributesAtTop(body as ScimResource, scimmy().Schemas.User.definition.id),
+        'in',
+      ),
   ) as unknown as {
     userName?: string;
     displayName?: string;
