@@ -18,6 +18,7 @@ import { MaintenanceEntryRecord } from './inventory/maintenance/maintenance-entr
 import { NotifierRecord } from './operations/notifiers/notifier.record.js';
 import { OidcLogoutTokenRecord } from './identity/oidc/oidc-logout-token.record.js';
 import { PasswordResetRecord } from './identity/password-resets/password-reset.record.js';
+import { InstanceBackupRecord } from './operations/instance-backups/instance-backup.record.js';
 import { ReminderRunRecord } from './operations/reminders/reminder-run.record.js';
 import { ScimGroupMemberRecord, ScimGroupRecord } from './identity/scim/scim-group.record.js';
 import { ScimIdentityRecord } from './identity/scim/scim-identity.record.js';
@@ -51,6 +52,7 @@ export const RECORDS = [
   MaintenanceEntryRecord,
   IdempotencyKeyRecord,
   PasswordResetRecord,
+  InstanceBackupRecord,
   ReminderRunRecord,
   WarrantyAnnouncementRecord,
   GroupExportRecord,

@@ -55,6 +55,7 @@ describe('migrations', () => {
       'group_memberships',
       'groups',
       'idempotency_keys',
+      'instance_backups',
       'location_versions',
       'login_attempts',
       'maintenance_entries',

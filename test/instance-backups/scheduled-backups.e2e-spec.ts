@@ -39,7 +39,7 @@ describe('scheduled instance backups', () => {
     ];
     const deleted: string[] = [];
     for (const at of runs) {
-      const run = await backups.run(new Date(at));
+      const run = await backups.run('schedule', new Date(at));
       expect(run.manifest.tables.entities).toBeGreaterThanOrEqual(1);
       deleted.push(...run.deleted);
     }

@@ -1,7 +1,8 @@
 import type { SequencePosition } from '../../platform/database/database-copy.js';
 
 /**
- * An instance backup is one gzip-compressed tar archive, written as a stream:
+ * An instance backup is one gzip-compressed tar archive, written as a stream (and, when
+ * encryption is set, an age file of it: `.tar.gz.age`):
  *
  * - `tables/<table>.copy`: the rows of each table of Trove's schema in PostgreSQL's `COPY` text
  *   format, all read in one snapshot. The instance's secrets (`server_secrets`) are among them.
@@ -45,7 +46,18 @@ export class InstanceBackupRefused extends Error {
   }
 }
 
-/** The file name of a backup made at `at`: sorts by time. */
-export function instanceBackupFileName(at: Date): string {
-  return `trove-backup-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+/** The file name of a backup made at `at`: sorts by time; `.age` when encrypted. */
+export function instanceBackupFileName(at: Date, encrypted = false): string {
+  return `trove-backup-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz${encrypted ? '.age' : ''}`;
+}
+
+const BACKUP_NAME =
+  /^trove-backup-(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z\.tar\.gz(\.age)?$/;
+
+/** The time a backup's file name carries; undefined for a name that is not a backup's. */
+export function instanceBackupTime(name: string): Date | undefined {
+  const match = BACKUP_NAME.exec(name);
+  if (!match) return undefined;
+  const [, date, hours, minutes, seconds, millis] = match;
+  return new Date(`${date}T${hours}:${minutes}:${seconds}.${millis}Z`);
 }

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
+import type { BackupEncryptionSettings } from '../../platform/config/configuration.js';
 import {
   createScratchDatabase,
   DatabaseLoad,
@@ -22,22 +23,35 @@ import {
   TABLES_PREFIX,
   type InstanceBackupManifest,
 } from './instance-backup-format.js';
+import { decryptingStream, isEncrypted } from './instance-backup-encryption.js';
 
 type EntryVisitor = (name: string, body: Readable) => Promise<void>;
 
-/** Reads the archive's entries in order; a damaged or cut archive is refused. */
-async function readEntries(file: string, visit: EntryVisitor): Promise<void> {
+/** Reads the archive's entries in order; a damaged, cut or undecryptable archive is refused. */
+async function readEntries(
+  file: string,
+  encryption: BackupEncryptionSettings | null,
+  visit: EntryVisitor,
+): Promise<void> {
   const extract = tar.extract();
-  const source = createReadStream(file);
+  const raw = createReadStream(file);
+  await new Promise<void>((resolve, reject) => {
+    raw.once('open', () => resolve()).once('error', reject);
+  });
+  const source = (await isEncrypted(file)) ? await decryptingStream(raw, encryption) : raw;
   const gunzip = createGunzip();
   const failed = new Promise<never>((_resolve, reject) => {
     const refuse = (error: Error): void =>
       reject(
-        new InstanceBackupRefused(
-          `the archive is truncated or damaged (${error.message}); nothing was restored`,
-        ),
+        error instanceof InstanceBackupRefused
+          ? error
+          : new InstanceBackupRefused(
+              `the archive is truncated or damaged (${error.message}); nothing was restored`,
+            ),
       );
-    source.on('error', (error) => reject(error));
+    // The file's own errors (unreadable) are not the archive's.
+    raw.on('error', reject);
+    if (source !== raw) source.on('error', refuse);
     gunzip.on('error', refuse);
     extract.on('error', refuse);
   });
@@ -78,10 +92,13 @@ async function digestOf(body: Readable): Promise<{ size: number; sha256: string 
  * size and sha256, nothing more, a format and schema version this Trove can restore. Returns the
  * manifest; throws `InstanceBackupRefused` saying what is wrong.
  */
-export async function checkInstanceBackup(file: string): Promise<InstanceBackupManifest> {
+export async function checkInstanceBackup(
+  file: string,
+  encryption: BackupEncryptionSettings | null = null,
+): Promise<InstanceBackupManifest> {
   const seen = new Map<string, { size: number; sha256: string }>();
   let manifestText: string | undefined;
-  await readEntries(file, async (name, body) => {
+  await readEntries(file, encryption, async (name, body) => {
     if (name === MANIFEST_ENTRY) {
       const chunks: Buffer[] = [];
       for await (const chunk of body) chunks.push(chunk as Buffer);
@@ -147,6 +164,7 @@ async function loadArchive(
   file: string,
   manifest: InstanceBackupManifest,
   target: RestoreTarget,
+  encryption: BackupEncryptionSettings | null,
 ): Promise<void> {
   if (target.storage) {
     for await (const key of target.storage.keys()) {
@@ -176,7 +194,7 @@ async function loadArchive(
       await load.commit();
       committed = true;
     };
-    await readEntries(file, async (name, body) => {
+    await readEntries(file, encryption, async (name, body) => {
       if (name.startsWith(TABLES_PREFIX)) {
         await load.copyIn(name.slice(TABLES_PREFIX.length, -'.copy'.length), body);
         return;
@@ -201,13 +219,17 @@ async function loadArchive(
   }
 }
 
-/** Checks the archive whole, then restores it; returns its manifest. */
+/**
+ * Checks the archive whole, then restores it; returns its manifest. An encrypted archive needs
+ * the passphrase or key it was written with.
+ */
 export async function restoreInstanceBackup(
   file: string,
   target: RestoreTarget,
+  encryption: BackupEncryptionSettings | null = null,
 ): Promise<InstanceBackupManifest> {
-  const manifest = await checkInstanceBackup(file);
-  await loadArchive(file, manifest, target);
+  const manifest = await checkInstanceBackup(file, encryption);
+  await loadArchive(file, manifest, target, encryption);
   await migrateDatabase(target.databaseUrl);
   await installJobQueue(target.databaseUrl);
   return manifest;
@@ -220,12 +242,13 @@ export async function restoreInstanceBackup(
 export async function verifyInstanceBackup(
   file: string,
   databaseUrl: string,
+  encryption: BackupEncryptionSettings | null = null,
 ): Promise<InstanceBackupManifest> {
-  const manifest = await checkInstanceBackup(file);
+  const manifest = await checkInstanceBackup(file, encryption);
   const name = `trove_verify_${randomBytes(6).toString('hex')}`;
   const scratch = await createScratchDatabase(databaseUrl, name);
   try {
-    await loadArchive(file, manifest, { databaseUrl: scratch });
+    await loadArchive(file, manifest, { databaseUrl: scratch }, encryption);
   } finally {
     await dropScratchDatabase(databaseUrl, name);
   }

@@ -7,6 +7,7 @@ import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
+import type { BackupEncryptionSettings } from '../../platform/config/configuration.js';
 import { DatabaseSnapshot } from '../../platform/database/database-copy.js';
 import { StoredFileNotFoundError, type Storage } from '../../platform/storage/storage.js';
 import {
@@ -18,6 +19,7 @@ import {
   type InstanceBackupManifest,
   type InstanceBackupPart,
 } from './instance-backup-format.js';
+import { encryptingStream } from './instance-backup-encryption.js';
 
 export interface InstanceBackupSource {
   databaseUrl: string;
@@ -26,6 +28,8 @@ export interface InstanceBackupSource {
   /** Where table data is spooled while its size is not yet known; the system's by default. */
   tempDir?: string;
   now?: () => Date;
+  /** Encrypts the archive (age) with a passphrase or to a key; none: plain. */
+  encryption?: BackupEncryptionSettings | null;
 }
 
 /** Passes bytes through while hashing and counting them (and their newlines: COPY rows). */
@@ -67,7 +71,9 @@ export async function writeInstanceBackup(
   output: Writable,
 ): Promise<InstanceBackupManifest> {
   const pack = tar.pack();
-  const written = pipeline(pack, createGzip(), output);
+  const written = source.encryption
+    ? pipeline(pack, createGzip(), await encryptingStream(source.encryption), output)
+    : pipeline(pack, createGzip(), output);
   // A failure of the output ends the pack, so that no entry waits forever.
   written.catch((error: unknown) => pack.destroy(error as Error));
   const spool = await mkdtemp(path.join(source.tempDir ?? os.tmpdir(), 'trove-backup-'));

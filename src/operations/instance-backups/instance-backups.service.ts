@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
@@ -6,56 +6,37 @@ import type { TroveConfig } from '../../platform/config/configuration.js';
 import { DATABASE_CONNECTION_URL } from '../../platform/database/database-server.js';
 import { JobQueue } from '../../platform/jobs/job-queue.js';
 import { Storage } from '../../platform/storage/storage.js';
+import { telemetry } from '../../platform/telemetry/telemetry.js';
+import { backupDestinations, pruneBackups } from './instance-backup-destinations.js';
 import { instanceBackupFileName, type InstanceBackupManifest } from './instance-backup-format.js';
+import type { InstanceBackupTrigger } from './instance-backup.record.js';
+import { InstanceBackupRepository, type InstanceBackupRow } from './instance-backup.repository.js';
 import { verifyInstanceBackup } from './instance-backup-reader.js';
-import { backupsToKeep, type BackupRetention } from './instance-backup-retention.js';
 import { writeInstanceBackupFile } from './instance-backup-writer.js';
 
 /** The scheduled instance backup, a job of the queue (once across instances). */
 export const INSTANCE_BACKUP_JOB = 'instance-backup.run';
 
-const BACKUP_NAME = /^trove-backup-(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z\.tar\.gz$/;
-
-/** The backups in a directory, with the time their file names carry. */
-export async function backupsIn(dir: string): Promise<{ name: string; createdAt: Date }[]> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  return names.flatMap((name) => {
-    const match = BACKUP_NAME.exec(name);
-    if (!match) return [];
-    const [, date, hours, minutes, seconds, millis] = match;
-    return [{ name, createdAt: new Date(`${date}T${hours}:${minutes}:${seconds}.${millis}Z`) }];
-  });
-}
-
-/** Deletes the backups in `dir` that retention no longer keeps; returns their names. */
-export async function pruneBackups(dir: string, retention: BackupRetention): Promise<string[]> {
-  const backups = await backupsIn(dir);
-  const kept = new Set(backupsToKeep(backups, retention));
-  const deleted: string[] = [];
-  for (const backup of backups) {
-    if (kept.has(backup)) continue;
-    await rm(path.join(dir, backup.name), { force: true });
-    deleted.push(backup.name);
-  }
-  return deleted;
-}
-
 export interface InstanceBackupRun {
-  file: string;
+  /** The archive's name and where it was stored (a path, `s3://bucket/key`). */
+  name: string;
+  locations: string[];
   size: number;
   manifest: InstanceBackupManifest;
+  /** Backups that retention deleted, by name. */
   deleted: string[];
 }
 
+const OUTCOMES = [{ outcome: 'success' }, { outcome: 'failure' }];
+
 /**
- * Instance backups on a schedule (`TROVE_BACKUP_SCHEDULE`): a job of the queue, so that one
- * instance of several sharing the database takes each one. A run writes a backup to
- * `TROVE_BACKUP_DIR`, rehearses its restore in a scratch database, and prunes the directory by
- * the retention settings. A failure is logged and the job retried (three times), then recorded
- * as failed by the queue.
+ * Instance backups, on a schedule (`TROVE_BACKUP_SCHEDULE`, a job of the queue, so that one
+ * instance of several sharing the database takes each one) and by `npm run backup`. A run
+ * writes the archive into TROVE_BACKUP_DIR (encrypted when a passphrase or key is set),
+ * rehearses its restore in a scratch database, stores it in the bucket and/or keeps it in the
+ * directory, and prunes each by the retention settings. Each run is recorded for the instance
+ * administrators' list and counted in the metrics; a failure is logged and the job retried
+ * (three times), then recorded as failed by the queue.
  */
 @Injectable()
 export class InstanceBackupsService implements OnModuleInit {
@@ -67,6 +48,7 @@ export class InstanceBackupsService implements OnModuleInit {
     config: ConfigService<TroveConfig, true>,
     private readonly jobs: JobQueue,
     private readonly storage: Storage,
+    private readonly backups: InstanceBackupRepository,
     @Inject(DATABASE_CONNECTION_URL) private readonly databaseUrl: string,
   ) {
     this.settings = config.get('backups', { infer: true });
@@ -74,6 +56,8 @@ export class InstanceBackupsService implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    telemetry().declareCounter('trove.backups', OUTCOMES);
+    telemetry().declareCounter('trove.backup.verifications', OUTCOMES);
     this.jobs.register({
       name: INSTANCE_BACKUP_JOB,
       retryLimit: 3,
@@ -81,35 +65,89 @@ export class InstanceBackupsService implements OnModuleInit {
       expireInSeconds: 6 * 60 * 60,
       ...(this.settings.schedule ? { schedule: { cron: this.settings.schedule, data: {} } } : {}),
       handle: async () => {
-        await this.run();
+        await this.run('schedule');
       },
     });
   }
 
-  /** Writes, verifies and prunes; throws (after logging) when the backup or its check fails. */
-  async run(now = new Date()): Promise<InstanceBackupRun> {
+  /** Writes, verifies, stores and prunes; throws (after logging) when any step fails. */
+  async run(trigger: InstanceBackupTrigger, now = new Date()): Promise<InstanceBackupRun> {
+    const encryption = this.settings.encryption;
+    const name = instanceBackupFileName(now, encryption !== null);
+    const record = await this.backups.begin({
+      name,
+      trigger,
+      startedAt: now,
+      encrypted: encryption !== null,
+    });
+    const dir = this.settings.instanceDir;
+    const staged = path.join(dir, `.${name}`);
     try {
-      const dir = this.settings.instanceDir;
-      await mkdir(dir, { recursive: true });
-      const file = path.join(dir, instanceBackupFileName(now));
-      const { manifest, size } = await writeInstanceBackupFile(
-        {
-          databaseUrl: this.databaseUrl,
-          storage: this.storage,
-          troveVersion: this.version,
-          now: () => now,
-        },
-        file,
-      );
-      await verifyInstanceBackup(file, this.databaseUrl);
-      const deleted = await pruneBackups(dir, this.settings.keep);
-      this.logger.log(
-        `instance backup ${file} written and verified (${size} bytes, ${manifest.fileCount} files); ${deleted.length} old backup(s) deleted`,
-      );
-      return { file, size, manifest, deleted };
+      const destinations = await backupDestinations(this.settings);
+      try {
+        await mkdir(dir, { recursive: true });
+        const { manifest, size } = await writeInstanceBackupFile(
+          {
+            databaseUrl: this.databaseUrl,
+            storage: this.storage,
+            troveVersion: this.version,
+            now: () => now,
+            encryption,
+          },
+          staged,
+        );
+        await this.backups.written(record.id, {
+          sizeBytes: size,
+          rowCount: Object.values(manifest.tables).reduce((sum, rows) => sum + rows, 0),
+          fileCount: manifest.fileCount,
+          tables: manifest.tables,
+        });
+        await this.rehearse(record.id, staged);
+        const locations: string[] = [];
+        for (const destination of destinations) {
+          await destination.store(name, staged);
+          locations.push(destination.locationOf(name));
+        }
+        await this.backups.completed(record.id, locations, new Date());
+        const deleted = new Set<string>();
+        for (const destination of destinations) {
+          for (const gone of await pruneBackups(destination, this.settings.keep)) deleted.add(gone);
+        }
+        await this.backups.deleted([...deleted], new Date());
+        telemetry().count('trove.backups', { outcome: 'success' });
+        this.logger.log(
+          `instance backup ${name} written, verified and stored (${size} bytes, ${manifest.fileCount} files) at ${locations.join(', ')}; ${deleted.size} old backup(s) deleted`,
+        );
+        return { name, locations, size, manifest, deleted: [...deleted] };
+      } finally {
+        for (const destination of destinations) destination.close();
+      }
     } catch (error) {
-      this.logger.error(`instance backup failed: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      telemetry().count('trove.backups', { outcome: 'failure' });
+      await this.backups.failed(record.id, new Date(), message).catch(() => undefined);
+      this.logger.error(`instance backup ${name} failed: ${message}`);
       throw error;
+    } finally {
+      await rm(staged, { force: true });
     }
+  }
+
+  /** The rehearsed restore of a written backup into a scratch database, recorded and counted. */
+  private async rehearse(id: string, file: string): Promise<void> {
+    try {
+      await verifyInstanceBackup(file, this.databaseUrl, this.settings.encryption);
+    } catch (error) {
+      telemetry().count('trove.backup.verifications', { outcome: 'failure' });
+      await this.backups.verified(id, new Date(), false);
+      throw new Error(`its rehearsed restore failed: ${(error as Error).message}`);
+    }
+    telemetry().count('trove.backup.verifications', { outcome: 'success' });
+    await this.backups.verified(id, new Date(), true);
+  }
+
+  /** A page of the backups made, newest first. */
+  page(page: number, pageSize: number): Promise<{ rows: InstanceBackupRow[]; total: number }> {
+    return this.backups.page(pageSize, (page - 1) * pageSize);
   }
 }

@@ -46,6 +46,12 @@ export interface TroveConfig {
     schedule: string;
     /** Instance backups kept per period (the newest of each). */
     keep: { daily: number; weekly: number; monthly: number };
+    /** Whether instance backups stay in `instanceDir` (else only in the bucket). */
+    localCopy: boolean;
+    /** The bucket that receives a copy of each instance backup; null for none. */
+    s3: TroveConfig['storage']['s3'] | null;
+    /** How instance backups are encrypted (age); null: they are not. */
+    encryption: BackupEncryptionSettings | null;
   };
   /** SMTP settings; mail is sent only when `host` and `from` are set. */
   mail: {
@@ -325,6 +331,20 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
         weekly: env.TROVE_BACKUP_KEEP_WEEKLY,
         monthly: env.TROVE_BACKUP_KEEP_MONTHLY,
       },
+      localCopy: env.TROVE_BACKUP_LOCAL_COPY,
+      s3: env.TROVE_BACKUP_S3_BUCKET.trim()
+        ? {
+            bucket: env.TROVE_BACKUP_S3_BUCKET.trim(),
+            prefix: env.TROVE_BACKUP_S3_PREFIX,
+            endpoint: env.TROVE_BACKUP_S3_ENDPOINT || env.TROVE_STORAGE_S3_ENDPOINT,
+            region: env.TROVE_BACKUP_S3_REGION || env.TROVE_STORAGE_S3_REGION,
+            accessKeyId: env.TROVE_BACKUP_S3_ACCESS_KEY_ID || env.TROVE_STORAGE_S3_ACCESS_KEY_ID,
+            secretAccessKey:
+              env.TROVE_BACKUP_S3_SECRET_ACCESS_KEY || env.TROVE_STORAGE_S3_SECRET_ACCESS_KEY,
+            forcePathStyle: env.TROVE_BACKUP_S3_FORCE_PATH_STYLE,
+          }
+        : null,
+      encryption: backupEncryption(env.TROVE_BACKUP_PASSPHRASE, env.TROVE_BACKUP_AGE_KEY),
     },
     mail: {
       host: env.TROVE_MAILER_HOST.trim(),
@@ -480,6 +500,20 @@ export function loadConfig(raw?: NodeJS.ProcessEnv): TroveConfig {
       exportLogs: env.OTEL_LOGS_EXPORTER === 'otlp',
     },
   };
+}
+
+/** Either a passphrase or an age identity encrypts instance backups, or neither. */
+export type BackupEncryptionSettings = { passphrase: string } | { ageKey: string };
+
+function backupEncryption(passphrase: string, ageKey: string): BackupEncryptionSettings | null {
+  if (passphrase && ageKey) {
+    throw new ConfigurationError([
+      'TROVE_BACKUP_PASSPHRASE and TROVE_BACKUP_AGE_KEY are both set: set one (values hidden)',
+    ]);
+  }
+  if (passphrase) return { passphrase };
+  if (ageKey) return { ageKey };
+  return null;
 }
 
 /** The scheduled instance backup's cron expression: `auto` is nightly for the embedded database. */

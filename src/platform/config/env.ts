@@ -209,6 +209,66 @@ export class EnvironmentVariables {
   @Max(1200)
   TROVE_BACKUP_KEEP_MONTHLY = 6;
 
+  /**
+   * Keep a copy of each instance backup in TROVE_BACKUP_DIR. `false` keeps them only in the S3
+   * bucket (TROVE_BACKUP_S3_BUCKET, then required); the directory still holds a backup while it
+   * is written and checked.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_BACKUP_LOCAL_COPY = true;
+
+  /**
+   * S3 bucket that receives a copy of every instance backup (off the machine); empty for none.
+   * The other TROVE_BACKUP_S3_ settings fall back to the TROVE_STORAGE_S3_ ones.
+   */
+  @ValidateIf((env: EnvironmentVariables) => !env.TROVE_BACKUP_LOCAL_COPY)
+  @IsString()
+  @MinLength(1, { message: 'is required when TROVE_BACKUP_LOCAL_COPY is false' })
+  TROVE_BACKUP_S3_BUCKET = '';
+
+  /** Key prefix of instance backups inside TROVE_BACKUP_S3_BUCKET. */
+  @IsString()
+  TROVE_BACKUP_S3_PREFIX = 'trove-backups';
+
+  /** S3 endpoint of the backup bucket; empty: TROVE_STORAGE_S3_ENDPOINT (or AWS). */
+  @IsString()
+  TROVE_BACKUP_S3_ENDPOINT = '';
+
+  /** S3 region of the backup bucket; empty: TROVE_STORAGE_S3_REGION. */
+  @IsString()
+  TROVE_BACKUP_S3_REGION = '';
+
+  /** Access key id for the backup bucket; empty: TROVE_STORAGE_S3_ACCESS_KEY_ID. */
+  @IsString()
+  TROVE_BACKUP_S3_ACCESS_KEY_ID = '';
+
+  /** Secret access key for the backup bucket; empty: TROVE_STORAGE_S3_SECRET_ACCESS_KEY. */
+  @IsString()
+  TROVE_BACKUP_S3_SECRET_ACCESS_KEY = '';
+
+  /** Address the backup bucket by path (most self-hosted S3 servers need this). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  TROVE_BACKUP_S3_FORCE_PATH_STYLE = true;
+
+  /**
+   * Encrypt instance backups with this passphrase (age, scrypt); restoring and verifying them
+   * need it. At most one of this and TROVE_BACKUP_AGE_KEY.
+   */
+  @IsString()
+  TROVE_BACKUP_PASSPHRASE = '';
+
+  /**
+   * Encrypt instance backups to this age identity (`AGE-SECRET-KEY-1...`, made by `age-keygen`);
+   * restoring and verifying them need it. At most one of this and TROVE_BACKUP_PASSPHRASE.
+   */
+  @ValidateIf((env: EnvironmentVariables) => env.TROVE_BACKUP_AGE_KEY !== '')
+  @Matches(/^AGE-SECRET-KEY-1[0-9A-Z]{58}$/, {
+    message: 'must be an age identity (AGE-SECRET-KEY-1 and 58 more characters)',
+  })
+  TROVE_BACKUP_AGE_KEY = '';
+
   // --- Mail -------------------------------------------------------------------------------
 
   /** SMTP server that sends Trove's mail (password reset links); empty disables mail. */
@@ -837,6 +897,9 @@ export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'TROVE_AUTH_API_KEY_PEPPER',
   'TROVE_OIDC_CLIENT_SECRET',
   'TROVE_STORAGE_S3_SECRET_ACCESS_KEY',
+  'TROVE_BACKUP_S3_SECRET_ACCESS_KEY',
+  'TROVE_BACKUP_PASSPHRASE',
+  'TROVE_BACKUP_AGE_KEY',
   'TROVE_BARCODE_UPCITEMDB_KEY',
   'TROVE_MAILER_PASSWORD',
   'TROVE_NOTIFIER_ENCRYPTION_KEY',

@@ -102,6 +102,22 @@ export const TROVE_METRICS = {
     description: 'Job attempts this instance ran that failed, by job name',
     attributes: ['trove.job.name'],
   },
+  backups: {
+    name: 'trove.backups',
+    kind: 'counter',
+    unit: '{backup}',
+    description:
+      'Instance backups this instance ran (scheduled or by npm run backup), by outcome (success, failure)',
+    attributes: ['outcome'],
+  },
+  backupVerifications: {
+    name: 'trove.backup.verifications',
+    kind: 'counter',
+    unit: '{verification}',
+    description:
+      'Rehearsed restores of instance backups into a scratch database, by outcome (success, failure)',
+    attributes: ['outcome'],
+  },
   notifierDeliveries: {
     name: 'trove.notifier.deliveries',
     kind: 'counter',

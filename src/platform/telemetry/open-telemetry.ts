@@ -386,6 +386,8 @@ export async function startTelemetry(config: TelemetryConfig): Promise<RunningTe
     'trove.ws.events_sent': TROVE_METRICS.socketFrames,
     'trove.jobs.completed': TROVE_METRICS.jobsCompleted,
     'trove.jobs.failed': TROVE_METRICS.jobsFailed,
+    'trove.backups': TROVE_METRICS.backups,
+    'trove.backup.verifications': TROVE_METRICS.backupVerifications,
   };
   for (const [counter, definition] of Object.entries(counterMetrics)) {
     counters.set(

@@ -14,7 +14,9 @@ export type TelemetryCounter =
   | 'trove.notifier.deliveries'
   | 'trove.ws.events_sent'
   | 'trove.jobs.completed'
-  | 'trove.jobs.failed';
+  | 'trove.jobs.failed'
+  | 'trove.backups'
+  | 'trove.backup.verifications';
 
 /** Trove's own gauges, read when metrics are collected. */
 export type TelemetryGauge =

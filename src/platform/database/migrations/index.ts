@@ -30,6 +30,7 @@ import { RefuseAssetIdsPastTheLargest1795221600000 } from './1795221600000-Refus
 import { KeepTagValuesByTheirOwnTrigger1795221660000 } from './1795221660000-KeepTagValuesByTheirOwnTrigger.js';
 import { CreateStockAdjustments1795221720000 } from './1795221720000-CreateStockAdjustments.js';
 import { KeepScimNameParts1795221780000 } from './1795221780000-KeepScimNameParts.js';
+import { CreateInstanceBackups1795221900000 } from './1795221900000-CreateInstanceBackups.js';
 import { CreateScimGroups1795221840000 } from './1795221840000-CreateScimGroups.js';
 
 /** Every migration, oldest first. A merged migration is never edited; fix forward. */
@@ -66,4 +67,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   CreateStockAdjustments1795221720000,
   KeepScimNameParts1795221780000,
   CreateScimGroups1795221840000,
+  CreateInstanceBackups1795221900000,
 ];

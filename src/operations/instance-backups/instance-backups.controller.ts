@@ -1,0 +1,36 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InstanceAdminOnly } from '../../identity/admin/instance-admin.decorator.js';
+import { ApiAuth } from '../../identity/auth/decorators/api-auth.decorator.js';
+import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
+import {
+  DEFAULT_BACKUP_PAGE_SIZE,
+  InstanceBackupDto,
+  InstanceBackupListQueryDto,
+  InstanceBackupPageDto,
+} from './dto/instance-backup.dto.js';
+import { InstanceBackupsService } from './instance-backups.service.js';
+
+/** The instance administrators' list of instance backups. */
+@ApiTags('admin')
+@ApiAuth()
+@InstanceAdminOnly()
+@Controller('admin/backups')
+export class InstanceBackupsController {
+  constructor(private readonly backups: InstanceBackupsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary:
+      'Instance backups made, newest first, with size, counts, state, where stored and the last ' +
+      'rehearsed restore (instance administrators)',
+  })
+  @ApiOkResponse({ type: InstanceBackupPageDto })
+  @ApiErrors(422)
+  async list(@Query() query: InstanceBackupListQueryDto): Promise<InstanceBackupPageDto> {
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? DEFAULT_BACKUP_PAGE_SIZE;
+    const { rows, total } = await this.backups.page(page, pageSize);
+    return { page, pageSize, total, items: rows.map((row) => InstanceBackupDto.of(row)) };
+  }
+}
