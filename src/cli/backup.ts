@@ -55,7 +55,8 @@ async function main(): Promise<void> {
     log: { ...config.log, level: quiet(config.log.level) },
     jobs: { ...config.jobs, workersEnabled: false },
   };
-  const destinations = await import('../operations/instance-backups/instance-backup-destinations.js');
+  const destinations =
+    await import('../operations/instance-backups/instance-backup-destinations.js');
   if (list) {
     for (const destination of await destinations.backupDestinations(config.backups)) {
       try {

@@ -135,6 +135,9 @@ describe('Prometheus: /metrics, the dashboard and the alert rules', () => {
       'trove_jobs_failed_total{trove_job_name="notifiers.deliver"} 0',
       'trove_notifier_deliveries_total{scheme="ntfy",outcome="failure"} 0',
       'trove_idempotency_replays_total 0',
+      'trove_backups_total{outcome="failure"} 0',
+      'trove_backup_verifications_total{outcome="failure"} 0',
+      'trove_jobs_failed_total{trove_job_name="instance-backup.run"} 0',
       'trove_http_server_errors_total{http_request_method="GET",http_route="/api/v1/tags",http_response_status_code="503"} 0',
     ]) {
       expect(text).toContain(series);
@@ -236,6 +239,7 @@ describe('Prometheus: /metrics, the dashboard and the alert rules', () => {
     };
     const evaluated = rules.data.groups.flatMap((group) => group.rules);
     expect(evaluated.map((rule) => rule.name).sort()).toEqual([
+      'TroveBackupFailed',
       'TroveDatabasePoolSaturated',
       'TroveDatabaseUnavailable',
       'TroveDown',
@@ -256,6 +260,7 @@ describe('Prometheus: /metrics, the dashboard and the alert rules', () => {
     const firing = await alerts();
     expect(firing).not.toContain('TroveDown');
     expect(firing).not.toContain('TroveRestarted');
+    expect(firing).not.toContain('TroveBackupFailed');
     console.info(JSON.stringify({ panels: summary, firing: [...new Set(firing)].sort() }, null, 1));
   });
 });

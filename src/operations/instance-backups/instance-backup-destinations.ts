@@ -155,7 +155,7 @@ export async function localArchive(
   tempDir: string,
 ): Promise<{ file: string; release: () => Promise<void> }> {
   const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(reference);
-  if (!match) return { file: path.resolve(reference), release: async () => undefined };
+  if (!match) return { file: path.resolve(reference), release: () => Promise.resolve() };
   const [, bucket, key] = match;
   const slash = key.lastIndexOf('/');
   const bucketSettings = settings.backups.s3 ?? { ...settings.storage.s3 };
@@ -169,7 +169,9 @@ export async function localArchive(
     await destination.fetch(key.slice(slash + 1), file);
   } catch (error) {
     await rm(file, { force: true });
-    throw new Error(`${reference} could not be fetched: ${(error as Error).message}`);
+    throw new Error(`${reference} could not be fetched: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     destination.close();
   }

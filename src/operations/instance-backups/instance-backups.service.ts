@@ -140,7 +140,9 @@ export class InstanceBackupsService implements OnModuleInit {
     } catch (error) {
       telemetry().count('trove.backup.verifications', { outcome: 'failure' });
       await this.backups.verified(id, new Date(), false);
-      throw new Error(`its rehearsed restore failed: ${(error as Error).message}`);
+      throw new Error(`its rehearsed restore failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     telemetry().count('trove.backup.verifications', { outcome: 'success' });
     await this.backups.verified(id, new Date(), true);
