@@ -1,20 +1,25 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { generateX25519Identity } from 'age-encryption';
 import pg from 'pg';
 import { createBenchDatabase } from './database.js';
 import { seedInventory, starterTypes } from './seed.js';
-import { signUp } from './session.js';
+import { createEntity, signUp, uploadFile } from './session.js';
 import { loadTroveBuild } from './trove.js';
 import { memoryOf, startTroveProcess } from './trove-process.js';
 
 /**
  * How long an instance backup, its rehearsed restore and a restore take at a given inventory
  * size, and the peak memory of each command. Trove (`node dist/main.js`) makes the instance and
- * the bench seeds `BENCH_ENTITIES` (default 100000) entities; then `node dist/cli/backup.js`
- * writes a backup while Trove runs, `backup.js --verify` rehearses its restore, and
- * `node dist/cli/restore.js` restores it into a new, empty database and data directory. Each
+ * the bench seeds `BENCH_ENTITIES` (default 100000) entities and uploads `BENCH_FILES` (default
+ * 100) files of 256 KiB of random bytes; then `node dist/cli/backup.js` makes a backup while
+ * Trove runs (written, its restore rehearsed in a scratch database, stored), `backup.js --verify`
+ * rehearses its restore again, and `node dist/cli/restore.js` restores it into a new, empty
+ * database and data directory; then the same three encrypted to an age key, and with a
+ * passphrase (age's scrypt, which takes 256 MiB for a moment each time it derives the key). Each
  * command's resident set is sampled from /proc every 20 ms (its kernel high-water mark).
  *
  *   npm run build && npx tsc -p bench/tsconfig.json && node dist/bench/bench/instance-backup.js
@@ -54,7 +59,8 @@ async function runCommand(
   const sampler = setInterval(() => {
     if (child.pid === undefined) return;
     memoryOf(child.pid)
-      .then((memory) => (peak = Math.max(peak, memory.peak)))
+      // A sample read as the process exits has no VmHWM line.
+      .then((memory) => (peak = Number.isFinite(memory.peak) ? Math.max(peak, memory.peak) : peak))
       .catch(() => undefined);
   }, 20);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -90,45 +96,63 @@ async function main(): Promise<void> {
       progress,
     });
 
-    const backupDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-backups-'));
-    cleanups.push(() => rm(backupDir, { recursive: true, force: true }));
-    const env = {
-      DATABASE_URL: database.url,
-      TROVE_DATA_DIR: dataDir,
-      TROVE_BACKUP_DIR: backupDir,
-    };
-    progress('backup, while Trove runs');
-    const backup = await runCommand('backup', ['dist/cli/backup.js'], env);
-    const [file] = await readdir(backupDir);
-    const archive = path.join(backupDir, file);
-    const size = (await stat(archive)).size;
-    progress('rehearsed restore (backup --verify)');
-    const verify = await runCommand(
-      'backup --verify',
-      ['dist/cli/backup.js', '--verify', archive],
-      env,
-    );
+    const files = Math.round(Number(process.env.BENCH_FILES || 100));
+    progress(`uploading ${files} files of 256 KiB`);
+    const holder = await createEntity(child.baseUrl, session, 'Photo box');
+    for (let i = 0; i < files; i += 1) {
+      await uploadFile(child.baseUrl, session, holder, `photo-${i}.bin`, randomBytes(256 * 1024));
+    }
 
-    const restoredName = `${database.name}_restored`;
-    await pool.query(`CREATE DATABASE "${restoredName}"`);
-    const restoredUrl = new URL(database.url);
-    restoredUrl.pathname = `/${restoredName}`;
-    cleanups.push(() => pool.query(`DROP DATABASE IF EXISTS "${restoredName}" WITH (FORCE)`));
-    const restoredDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-restored-'));
-    cleanups.push(() => rm(restoredDir, { recursive: true, force: true }));
-    progress('restore into an empty database');
-    const restore = await runCommand('restore', ['dist/cli/restore.js', archive], {
-      DATABASE_URL: restoredUrl.toString(),
-      TROVE_DATA_DIR: restoredDir,
-    });
-    for (const run of [backup, verify, restore]) progress(`  ${run.output.trim()}`);
+    const runs: CommandRun[] = [];
+    const sizes: string[] = [];
+    for (const [label, extra] of [
+      ['', {}],
+      [' (age key)', { TROVE_BACKUP_AGE_KEY: await generateX25519Identity() }],
+      [' (passphrase)', { TROVE_BACKUP_PASSPHRASE: 'bench passphrase of some length' }],
+    ] as const) {
+      const backupDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-backups-'));
+      cleanups.push(() => rm(backupDir, { recursive: true, force: true }));
+      const env = {
+        DATABASE_URL: database.url,
+        TROVE_DATA_DIR: dataDir,
+        TROVE_BACKUP_DIR: backupDir,
+        ...extra,
+      };
+      progress(`backup${label}, while Trove runs (written, rehearsed, stored)`);
+      const backup = await runCommand(`backup${label}`, ['dist/cli/backup.js'], env);
+      const [file] = await readdir(backupDir);
+      const archive = path.join(backupDir, file);
+      sizes.push(`${file}: ${((await stat(archive)).size / 1024 / 1024).toFixed(1)} MiB`);
+      progress(`rehearsed restore${label} (backup --verify)`);
+      const verify = await runCommand(
+        `backup --verify${label}`,
+        ['dist/cli/backup.js', '--verify', archive],
+        env,
+      );
+      const restoredName = `${database.name}_restored_${runs.length}`;
+      await pool.query(`CREATE DATABASE "${restoredName}"`);
+      const restoredUrl = new URL(database.url);
+      restoredUrl.pathname = `/${restoredName}`;
+      cleanups.push(() => pool.query(`DROP DATABASE IF EXISTS "${restoredName}" WITH (FORCE)`));
+      const restoredDir = await mkdtemp(path.join(os.tmpdir(), 'trove-bench-restored-'));
+      cleanups.push(() => rm(restoredDir, { recursive: true, force: true }));
+      progress(`restore${label} into an empty database`);
+      const restore = await runCommand(`restore${label}`, ['dist/cli/restore.js', archive], {
+        DATABASE_URL: restoredUrl.toString(),
+        TROVE_DATA_DIR: restoredDir,
+        ...extra,
+      });
+      for (const run of [backup, verify, restore]) progress(`  ${run.output.trim()}`);
+      runs.push(backup, verify, restore);
+    }
     console.log(
       `\nInstance backup of ${seed.entities} entities (${seed.entityFields} custom fields, ` +
-        `${seed.entityTags} tags on entities), archive ${(size / 1024 / 1024).toFixed(1)} MiB, ` +
-        `Node ${process.version}, ${os.cpus().length} CPUs, ${database.kind} PostgreSQL\n`,
+        `${seed.entityTags} tags on entities) and ${files} files of 256 KiB; ` +
+        `${sizes.join(', ')}; Node ${process.version}, ${os.cpus().length} CPUs, ` +
+        `${database.kind} PostgreSQL\n`,
     );
     console.table(
-      [backup, verify, restore].map((run) => ({
+      runs.map((run) => ({
         command: run.name,
         'time (ms)': run.ms,
         'peak RSS (MiB)': run.peakMiB,

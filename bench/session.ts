@@ -48,3 +48,39 @@ export async function signUp(baseUrl: string): Promise<BenchSession> {
 export function getJson<T>(baseUrl: string, session: BenchSession, path: string): Promise<T> {
   return call(baseUrl, 'GET', path, 200, { authorization: session.authorization }) as Promise<T>;
 }
+
+/** Creates an item at the top of the group's tree; answers its id. */
+export async function createEntity(
+  baseUrl: string,
+  session: BenchSession,
+  name: string,
+): Promise<string> {
+  const created = (await call(baseUrl, 'POST', '/api/v1/entities', 201, {
+    authorization: session.authorization,
+    body: { name },
+  })) as { id: string };
+  return created.id;
+}
+
+/** Uploads a file as an attachment of the entity, expecting 201. */
+export async function uploadFile(
+  baseUrl: string,
+  session: BenchSession,
+  entityId: string,
+  name: string,
+  content: Buffer,
+): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([content], { type: 'application/octet-stream' }), name);
+  form.append('name', name);
+  const response = await fetch(`${baseUrl}/api/v1/entities/${entityId}/attachments`, {
+    method: 'POST',
+    headers: { Authorization: session.authorization },
+    body: form,
+  });
+  if (response.status !== 201) {
+    throw new Error(
+      `upload ${name}: expected 201, got ${response.status}: ${await response.text()}`,
+    );
+  }
+}

@@ -11,8 +11,6 @@ import { backupDestinations, pruneBackups } from './instance-backup-destinations
 import { instanceBackupFileName, type InstanceBackupManifest } from './instance-backup-format.js';
 import type { InstanceBackupTrigger } from './instance-backup.record.js';
 import { InstanceBackupRepository, type InstanceBackupRow } from './instance-backup.repository.js';
-import { verifyInstanceBackup } from './instance-backup-reader.js';
-import { writeInstanceBackupFile } from './instance-backup-writer.js';
 
 /** The scheduled instance backup, a job of the queue (once across instances). */
 export const INSTANCE_BACKUP_JOB = 'instance-backup.run';
@@ -83,7 +81,11 @@ export class InstanceBackupsService implements OnModuleInit {
     const dir = this.settings.instanceDir;
     const staged = path.join(dir, `.${name}`);
     try {
-      const destinations = await backupDestinations(this.settings);
+      // Loaded with the first backup: an idle instance does not hold the archive code.
+      const [{ writeInstanceBackupFile }, destinations] = await Promise.all([
+        import('./instance-backup-writer.js'),
+        backupDestinations(this.settings),
+      ]);
       try {
         await mkdir(dir, { recursive: true });
         const { manifest, size } = await writeInstanceBackupFile(
@@ -135,6 +137,7 @@ export class InstanceBackupsService implements OnModuleInit {
 
   /** The rehearsed restore of a written backup into a scratch database, recorded and counted. */
   private async rehearse(id: string, file: string): Promise<void> {
+    const { verifyInstanceBackup } = await import('./instance-backup-reader.js');
     try {
       await verifyInstanceBackup(file, this.databaseUrl, this.settings.encryption);
     } catch (error) {
