@@ -1,3 +1,4 @@
+import { InstanceBackupsService } from '../../src/operations/instance-backups/instance-backups.service.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, useTestApp } from '../support/api.js';
 import {
@@ -100,6 +101,15 @@ describe('administration in Chromium', () => {
 
     await page.getByRole('link', { name: 'Every group' }).first().click();
     await page.waitForURL('**/console/admin/groups');
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+
+    await app.trove.app.get(InstanceBackupsService).run('command');
+    await page.goto(`${app.trove.baseUrl}/console/admin`);
+    await page.getByRole('link', { name: 'Instance backups' }).click();
+    await page.waitForURL('**/console/admin/backups');
+    expect(await page.textContent('h1')).toBe('Instance backups');
+    expect(await page.textContent('tbody')).toContain('passed');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     expect(cspViolations(messages)).toEqual([]);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { InstanceBackupsService } from '../../src/operations/instance-backups/instance-backups.service.js';
 import { as, useTestApp } from '../support/api.js';
 import { signUp, signUpMember, uniqueEmail, type Session } from '../support/factories.js';
 import { doneOf, getPage, postForm, tableRows, textOf } from './console-helpers.js';
@@ -232,6 +233,34 @@ describe('administration (/console/admin)', () => {
       expect(textOf(none.text)).toContain('No group matches.');
     });
 
+    it('sees the instance backups made, with their state and rehearsed restore', async () => {
+      const empty = await getPage(app.trove, admin, '/console/admin/backups').expect(200);
+      expect(textOf(empty.text)).toContain('No instance backup has been made yet.');
+      const run = await app.trove.app
+        .get(InstanceBackupsService)
+        .run('command', new Date('2026-11-28T03:30:00.000Z'));
+      const page = await getPage(app.trove, admin, '/console/admin/backups').expect(200);
+      const rows = tableRows(page.text);
+      const totalRows = Object.values(run.manifest.tables).reduce((sum, n) => sum + n, 0);
+      expect(rows).toEqual([
+        [
+          '2026-11-28 03:30 UTC',
+          'npm run backup',
+          'kept',
+          `${(run.size / 1024 / 1024).toFixed(1)} MiB`,
+          String(totalRows),
+          '0',
+          expect.stringMatching(/^passed \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+          run.locations[0],
+        ],
+      ]);
+      expect(run.locations[0]).toBe(
+        `${app.trove.config.backups.instanceDir}/trove-backup-2026-11-28T03-30-00-000Z.tar.gz`,
+      );
+      const overview = await getPage(app.trove, admin, '/console/admin').expect(200);
+      expect(overview.text).toContain('href="/console/admin/backups"');
+    });
+
     it('disables and enables a user, back on the same search', async () => {
       const disabled = await postForm(
         app.trove,
@@ -308,7 +337,11 @@ describe('administration (/console/admin)', () => {
     });
 
     it('refuses the instance pages and posts to owners who do not administer the instance', async () => {
-      for (const path of ['/console/admin/users', '/console/admin/groups']) {
+      for (const path of [
+        '/console/admin/users',
+        '/console/admin/groups',
+        '/console/admin/backups',
+      ]) {
         const page = await getPage(app.trove, owner, path).expect(403);
         expect(textOf(page.text)).toContain('only instance administrators can do this');
       }

@@ -5,7 +5,6 @@ import { ApiAuth } from '../../identity/auth/decorators/api-auth.decorator.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
 import {
   DEFAULT_BACKUP_PAGE_SIZE,
-  InstanceBackupDto,
   InstanceBackupListQueryDto,
   InstanceBackupPageDto,
 } from './dto/instance-backup.dto.js';
@@ -27,10 +26,7 @@ export class InstanceBackupsController {
   })
   @ApiOkResponse({ type: InstanceBackupPageDto })
   @ApiErrors(422)
-  async list(@Query() query: InstanceBackupListQueryDto): Promise<InstanceBackupPageDto> {
-    const page = query.page ?? 1;
-    const pageSize = query.pageSize ?? DEFAULT_BACKUP_PAGE_SIZE;
-    const { rows, total } = await this.backups.page(page, pageSize);
-    return { page, pageSize, total, items: rows.map((row) => InstanceBackupDto.of(row)) };
+  list(@Query() query: InstanceBackupListQueryDto): Promise<InstanceBackupPageDto> {
+    return this.backups.list(query.page ?? 1, query.pageSize ?? DEFAULT_BACKUP_PAGE_SIZE);
   }
 }

@@ -10,7 +10,8 @@ import { telemetry } from '../../platform/telemetry/telemetry.js';
 import { backupDestinations, pruneBackups } from './instance-backup-destinations.js';
 import { instanceBackupFileName, type InstanceBackupManifest } from './instance-backup-format.js';
 import type { InstanceBackupTrigger } from './instance-backup.record.js';
-import { InstanceBackupRepository, type InstanceBackupRow } from './instance-backup.repository.js';
+import { InstanceBackupRepository } from './instance-backup.repository.js';
+import { InstanceBackupDto, type InstanceBackupPageDto } from './dto/instance-backup.dto.js';
 
 /** The scheduled instance backup, a job of the queue (once across instances). */
 export const INSTANCE_BACKUP_JOB = 'instance-backup.run';
@@ -151,8 +152,9 @@ export class InstanceBackupsService implements OnModuleInit {
     await this.backups.verified(id, new Date(), true);
   }
 
-  /** A page of the backups made, newest first. */
-  page(page: number, pageSize: number): Promise<{ rows: InstanceBackupRow[]; total: number }> {
-    return this.backups.page(pageSize, (page - 1) * pageSize);
+  /** A page of the backups made, newest first (the API's list and the console's). */
+  async list(page: number, pageSize: number): Promise<InstanceBackupPageDto> {
+    const { rows, total } = await this.backups.page(pageSize, (page - 1) * pageSize);
+    return { page, pageSize, total, items: rows.map((row) => InstanceBackupDto.of(row)) };
   }
 }

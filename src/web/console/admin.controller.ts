@@ -18,7 +18,10 @@ import { GroupInvitationsService } from '../../identity/groups/group-invitations
 import { GroupsService } from '../../identity/groups/groups.service.js';
 import { UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { Page } from '../pages/page.decorator.js';
+import { InstanceBackupListQueryDto } from '../../operations/instance-backups/dto/instance-backup.dto.js';
+import { InstanceBackupsService } from '../../operations/instance-backups/instance-backups.service.js';
 import {
+  adminBackupsPage,
   adminGroupsPage,
   adminPage,
   adminUsersPage,
@@ -46,8 +49,9 @@ const listQuery = (query: Record<string, unknown>) =>
 /**
  * Administration (`/console/admin`): a group's owners manage its members (role, removal),
  * invitations and settings (name, currency); instance administrators also see every user (and
- * disable or enable accounts), every group, and how people get in. The same services as the API
- * (`AccountsService`, `GroupInvitationsService`, `GroupsService`, `AdminService`), with its rules.
+ * disable or enable accounts), every group, the instance backups, and how people get in. The same
+ * services as the API (`AccountsService`, `GroupInvitationsService`, `GroupsService`,
+ * `AdminService`, `InstanceBackupsService`), with its rules.
  */
 @Page('console/admin')
 export class AdminPagesController {
@@ -58,6 +62,7 @@ export class AdminPagesController {
     private readonly invitations: GroupInvitationsService,
     private readonly currencies: CurrenciesService,
     private readonly admin: AdminService,
+    private readonly instanceBackups: InstanceBackupsService,
   ) {}
 
   @Get()
@@ -199,6 +204,23 @@ export class AdminPagesController {
     const list = await listQuery(query);
     const [frame, page] = await Promise.all([this.frames.of(user), this.admin.listGroups(list)]);
     return adminGroupsPage(frame, { q: list.q ?? '', page });
+  }
+
+  @Get('backups')
+  @InstanceAdminOnly()
+  async backups(
+    @CurrentUser() user: AuthUser,
+    @Query() query: Record<string, unknown>,
+  ): Promise<string> {
+    const list = await checked(InstanceBackupListQueryDto, {
+      page: typeof query.page === 'string' ? query.page : undefined,
+      pageSize: String(ADMIN_PAGE_SIZE),
+    });
+    const [frame, page] = await Promise.all([
+      this.frames.of(user),
+      this.instanceBackups.list(list.page ?? 1, ADMIN_PAGE_SIZE),
+    ]);
+    return adminBackupsPage(frame, page);
   }
 
   private back(response: Response, done: string): void {

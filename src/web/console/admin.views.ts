@@ -1,6 +1,10 @@
 import type { AdminGroupPageDto } from '../../identity/admin/dto/admin-group.dto.js';
 import type { AdminStatusDto } from '../../identity/admin/dto/admin-status.dto.js';
 import type { AdminUserPageDto } from '../../identity/admin/dto/admin-user.dto.js';
+import type {
+  InstanceBackupDto,
+  InstanceBackupPageDto,
+} from '../../operations/instance-backups/dto/instance-backup.dto.js';
 import type { CurrencyDto } from '../../identity/currencies/currency.dto.js';
 import type { GroupDto } from '../../identity/groups/dto/group.dto.js';
 import {
@@ -30,6 +34,7 @@ export const ADMIN_PATHS = {
   users: `${CONSOLE_PATHS.admin}/users`,
   user: (id: string) => `${CONSOLE_PATHS.admin}/users/${id}`,
   groups: `${CONSOLE_PATHS.admin}/groups`,
+  backups: `${CONSOLE_PATHS.admin}/backups`,
 } as const;
 
 /** What the administration overview shows: the group's part to its owners, the instance's part to instance administrators. */
@@ -232,7 +237,8 @@ function statusSection(status: AdminStatusDto): SafeHtml {
     <h2 id="instance">The instance</h2>
     <p>
       <a href="${ADMIN_PATHS.users}">Every user</a> ·
-      <a href="${ADMIN_PATHS.groups}">Every group</a>
+      <a href="${ADMIN_PATHS.groups}">Every group</a> ·
+      <a href="${ADMIN_PATHS.backups}">Instance backups</a>
     </p>
     <dl>
       <dt>Single sign-on</dt>
@@ -437,6 +443,93 @@ export function adminGroupsPage(
               `,
             )}
             ${pager(view.page.total, view.page.page, view.page.pageSize, hrefOf)}`
+      }`,
+  );
+}
+
+const MEBIBYTE = 1024 * 1024;
+
+/** A time as people read it on these pages: `2026-11-28 03:30 UTC`. */
+const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function backupState(backup: InstanceBackupDto): SafeHtml {
+  if (backup.state === 'failed') return html`<strong>failed</strong>: ${backup.error ?? ''}`;
+  if (backup.state === 'running') return html`running`;
+  return backup.deletedAt ? html`deleted ${utc(backup.deletedAt)} (retention)` : html`kept`;
+}
+
+function backupRehearsal(backup: InstanceBackupDto): SafeHtml | string {
+  if (!backup.verification || !backup.verifiedAt) return 'not yet';
+  return backup.verification === 'passed'
+    ? `passed ${utc(backup.verifiedAt)}`
+    : html`<strong>failed</strong> ${utc(backup.verifiedAt)}`;
+}
+
+/** The instance backups made, newest first, with their state and rehearsed restore. */
+export function adminBackupsPage(frame: ConsoleFrame, page: InstanceBackupPageDto): string {
+  const hrefOf = (number: number) => withQuery(ADMIN_PATHS.backups, { page: number });
+  return consolePage(
+    frame,
+    'admin',
+    'Instance backups',
+    html`<p>
+        <a href="${ADMIN_PATHS.overview}">Administration</a> ·
+        <a href="${ADMIN_PATHS.users}">Every user</a> ·
+        <a href="${ADMIN_PATHS.groups}">Every group</a>
+      </p>
+      <p class="muted">
+        Made on the schedule (TROVE_BACKUP_SCHEDULE) or by <code>npm run backup</code>; each is
+        restored into a scratch database before it is stored.
+      </p>
+      ${
+        page.total === 0
+          ? html`<p class="muted">No instance backup has been made yet.</p>`
+          : html`${scrollingTable(
+              'Instance backups',
+              html`
+                <table>
+                  <caption class="visually-hidden">
+                    Instance backups
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Started</th>
+                      <th scope="col">Made by</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Size</th>
+                      <th scope="col">Rows</th>
+                      <th scope="col">Files</th>
+                      <th scope="col">Restore rehearsed</th>
+                      <th scope="col">Stored at</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${page.items.map(
+                      (backup) =>
+                        html`<tr>
+                          <td>${utc(backup.startedAt)}</td>
+                          <td>${backup.trigger === 'schedule' ? 'schedule' : 'npm run backup'}</td>
+                          <td>${backupState(backup)}</td>
+                          <td>
+                            ${
+                              backup.sizeBytes === null
+                                ? ''
+                                : `${(backup.sizeBytes / MEBIBYTE).toFixed(1)} MiB`
+                            }${backup.encrypted ? ', encrypted' : ''}
+                          </td>
+                          <td>${backup.rowCount ?? ''}</td>
+                          <td>${backup.fileCount ?? ''}</td>
+                          <td>${backupRehearsal(backup)}</td>
+                          <td>
+                            ${backup.locations.map((location) => html`<div>${location}</div>`)}
+                          </td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              `,
+            )}
+            ${pager(page.total, page.page, page.pageSize, hrefOf)}`
       }`,
   );
 }

@@ -1,3 +1,4 @@
+import { InstanceBackupsModule } from '../../operations/instance-backups/instance-backups.module.js';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../../identity/accounts/accounts.module.js';
 import { AdminModule } from '../../identity/admin/admin.module.js';
@@ -32,6 +33,7 @@ import { StockPagesController } from './stock.controller.js';
     GroupsModule,
     AccountsModule,
     AdminModule,
+    InstanceBackupsModule,
     CurrenciesModule,
     CheckoutsModule,
     EntityViewsModule,
