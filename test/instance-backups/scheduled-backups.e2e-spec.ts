@@ -37,6 +37,11 @@ describe('scheduled instance backups', () => {
       '2026-11-27T03:30:00.000Z',
       '2026-11-28T03:30:00.000Z',
     ];
+    // A backup whose process ended while it ran (a crash, a deploy) stays running no longer.
+    await trove.query(
+      `INSERT INTO instance_backups (name, trigger, state, started_at)
+       VALUES ('trove-backup-2026-11-19T03-30-00-000Z.tar.gz', 'schedule', 'running', '2026-11-19T03:30:00Z')`,
+    );
     const deleted: string[] = [];
     for (const at of runs) {
       const run = await backups.run('schedule', new Date(at));
@@ -47,6 +52,13 @@ describe('scheduled instance backups', () => {
     expect((await readdir(dir)).sort()).toEqual([
       'trove-backup-2026-11-27T03-30-00-000Z.tar.gz',
       'trove-backup-2026-11-28T03-30-00-000Z.tar.gz',
+    ]);
+    expect(
+      await trove.query(
+        `SELECT state, error FROM instance_backups WHERE started_at < '2026-11-20'`,
+      ),
+    ).toEqual([
+      { state: 'failed', error: 'interrupted: the process running it ended before it finished' },
     ]);
     expect(deleted.sort()).toEqual([
       'trove-backup-2026-11-20T03-30-00-000Z.tar.gz',

@@ -30,6 +30,8 @@ export interface InstanceBackupSource {
   now?: () => Date;
   /** Encrypts the archive (age) with a passphrase or to a key; none: plain. */
   encryption?: BackupEncryptionSettings | null;
+  /** Called once the snapshot is taken: what is written from then on is not in the archive. */
+  onSnapshot?: () => Promise<void>;
 }
 
 /** Passes bytes through while hashing and counting them (and their newlines: COPY rows). */
@@ -84,6 +86,7 @@ export async function writeInstanceBackup(
   try {
     const snapshot = await DatabaseSnapshot.open(source.databaseUrl);
     try {
+      await source.onSnapshot?.();
       for (const table of snapshot.tables) {
         const file = path.join(spool, 'table.copy');
         const measure = new Measure();

@@ -3,6 +3,7 @@ import { Database } from '../../platform/database/database.js';
 import type { InstanceBackupState, InstanceBackupTrigger } from './instance-backup.record.js';
 import {
   COUNT_BACKUPS,
+  END_INTERRUPTED,
   INSERT_BACKUP,
   LIST_BACKUPS,
   SET_COMPLETED,
@@ -77,6 +78,11 @@ export class InstanceBackupRepository {
 
   async failed(id: string, at: Date, error: string): Promise<void> {
     await this.db.execute(SET_FAILED, [id, at, error]);
+  }
+
+  /** Backups still running that began before `before`: their process ended; marks them failed. */
+  async endInterrupted(before: Date): Promise<void> {
+    await this.db.execute(END_INTERRUPTED, [before]);
   }
 
   async deleted(names: string[], at: Date): Promise<void> {

@@ -32,3 +32,9 @@ export const LIST_BACKUPS = `SELECT ${COLUMNS} FROM instance_backups
   ORDER BY started_at DESC, id DESC LIMIT $1 OFFSET $2`;
 
 export const COUNT_BACKUPS = `SELECT count(*)::int AS count FROM instance_backups`;
+
+/** Backups running since before `$1`: the process that ran them ended; they failed. */
+export const END_INTERRUPTED = `UPDATE instance_backups
+  SET state = 'failed', finished_at = now(),
+    error = 'interrupted: the process running it ended before it finished'
+  WHERE state = 'running' AND started_at < $1`;

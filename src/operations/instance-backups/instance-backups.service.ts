@@ -10,7 +10,7 @@ import { telemetry } from '../../platform/telemetry/telemetry.js';
 import { backupDestinations, pruneBackups } from './instance-backup-destinations.js';
 import { instanceBackupFileName, type InstanceBackupManifest } from './instance-backup-format.js';
 import type { InstanceBackupTrigger } from './instance-backup.record.js';
-import { InstanceBackupRepository } from './instance-backup.repository.js';
+import { InstanceBackupRepository, type InstanceBackupRow } from './instance-backup.repository.js';
 import { InstanceBackupDto, type InstanceBackupPageDto } from './dto/instance-backup.dto.js';
 
 /** The scheduled instance backup, a job of the queue (once across instances). */
@@ -27,6 +27,9 @@ export interface InstanceBackupRun {
 }
 
 const OUTCOMES = [{ outcome: 'success' }, { outcome: 'failure' }];
+
+/** How long a backup may run; one still running after that was ended by its process's end. */
+const RUN_LIMIT_SECONDS = 6 * 60 * 60;
 
 /**
  * Instance backups, on a schedule (`TROVE_BACKUP_SCHEDULE`, a job of the queue, so that one
@@ -61,7 +64,7 @@ export class InstanceBackupsService implements OnModuleInit {
       name: INSTANCE_BACKUP_JOB,
       retryLimit: 3,
       retryDelaySeconds: 300,
-      expireInSeconds: 6 * 60 * 60,
+      expireInSeconds: RUN_LIMIT_SECONDS,
       ...(this.settings.schedule ? { schedule: { cron: this.settings.schedule, data: {} } } : {}),
       handle: async () => {
         await this.run('schedule');
@@ -69,19 +72,21 @@ export class InstanceBackupsService implements OnModuleInit {
     });
   }
 
-  /** Writes, verifies, stores and prunes; throws (after logging) when any step fails. */
+  /**
+   * Writes, verifies, stores and prunes; throws (after logging) when any step fails. The backup's
+   * row is added once its snapshot is taken, so that an archive never holds its own row (which a
+   * restore would bring back as running forever); a run that fails before adds it as failed.
+   */
   async run(trigger: InstanceBackupTrigger, now = new Date()): Promise<InstanceBackupRun> {
     const encryption = this.settings.encryption;
     const name = instanceBackupFileName(now, encryption !== null);
-    const record = await this.backups.begin({
-      name,
-      trigger,
-      startedAt: now,
-      encrypted: encryption !== null,
-    });
+    const begin = (): Promise<InstanceBackupRow> =>
+      this.backups.begin({ name, trigger, startedAt: now, encrypted: encryption !== null });
+    let record: InstanceBackupRow | undefined;
     const dir = this.settings.instanceDir;
     const staged = path.join(dir, `.${name}`);
     try {
+      await this.backups.endInterrupted(new Date(now.getTime() - RUN_LIMIT_SECONDS * 1000));
       // Loaded with the first backup: an idle instance does not hold the archive code.
       const [{ writeInstanceBackupFile }, destinations] = await Promise.all([
         import('./instance-backup-writer.js'),
@@ -96,22 +101,26 @@ export class InstanceBackupsService implements OnModuleInit {
             troveVersion: this.version,
             now: () => now,
             encryption,
+            onSnapshot: async () => {
+              record = await begin();
+            },
           },
           staged,
         );
-        await this.backups.written(record.id, {
+        const id = (record ??= await begin()).id;
+        await this.backups.written(id, {
           sizeBytes: size,
           rowCount: Object.values(manifest.tables).reduce((sum, rows) => sum + rows, 0),
           fileCount: manifest.fileCount,
           tables: manifest.tables,
         });
-        await this.rehearse(record.id, staged);
+        await this.rehearse(id, staged);
         const locations: string[] = [];
         for (const destination of destinations) {
           await destination.store(name, staged);
           locations.push(destination.locationOf(name));
         }
-        await this.backups.completed(record.id, locations, new Date());
+        await this.backups.completed(id, locations, new Date());
         const deleted = new Set<string>();
         for (const destination of destinations) {
           for (const gone of await pruneBackups(destination, this.settings.keep)) deleted.add(gone);
@@ -128,7 +137,11 @@ export class InstanceBackupsService implements OnModuleInit {
     } catch (error) {
       const message = (error as Error).message;
       telemetry().count('trove.backups', { outcome: 'failure' });
-      await this.backups.failed(record.id, new Date(), message).catch(() => undefined);
+      try {
+        await this.backups.failed((record ??= await begin()).id, new Date(), message);
+      } catch {
+        // The database itself may be what failed; the log and the metric still say it.
+      }
       this.logger.error(`instance backup ${name} failed: ${message}`);
       throw error;
     } finally {
