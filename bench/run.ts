@@ -12,6 +12,11 @@ import {
   type ConsolePageResult,
 } from './console-pages.js';
 import { connectionPool, createBenchDatabase } from './database.js';
+import {
+  formatInstanceBackup,
+  measureInstanceBackup,
+  type InstanceBackupMeasure,
+} from './instance-backup.js';
 import { measureFrameworkFloor, type FrameworkFloor } from './framework-floor.js';
 import { runHttpLoad, type HttpLoad, type HttpLoadResult } from './load.js';
 import {
@@ -455,6 +460,26 @@ async function main(): Promise<void> {
   );
 
   const watched = await memoryWatch.stop();
+
+  // Instance backups of the whole instance as it now is, while Trove runs: each command is a
+  // process of its own, so Trove's memory above is not theirs.
+  progress('instance backup: npm run backup, backup --verify and npm run restore');
+  const backupCleanups: (() => Promise<unknown>)[] = [];
+  cleanups.push({
+    name: 'instance backup files and databases',
+    run: async () => {
+      for (let step = backupCleanups.pop(); step; step = backupCleanups.pop()) await step();
+    },
+  });
+  const instanceBackup: InstanceBackupMeasure = await measureInstanceBackup({
+    databaseUrl: database.url,
+    databaseName: database.name,
+    dataDir,
+    pool,
+    cleanups: backupCleanups,
+    progress,
+    variants: [['', {}]],
+  });
   const memory: MemorySummary = {
     startMiB: round1(watched.before),
     sampledPeakMiB: round1(watched.sampledPeak),
@@ -499,6 +524,7 @@ async function main(): Promise<void> {
     `attachments, 10 MiB on local disk: upload ${attachments.uploadMBps} MB/s, ` +
       `download ${attachments.downloadMBps} MB/s`,
   );
+  console.log(`\n${formatInstanceBackup(instanceBackup)} (${instanceBackup.sizes.join(', ')})`);
 
   const current = { settings: { entities: settings.entities }, scenarios: results };
   let comparison: SizeComparison[] = [];
@@ -556,11 +582,19 @@ async function main(): Promise<void> {
     startup,
     sizeComparison: comparison,
     attachments,
+    instanceBackup: {
+      runs: instanceBackup.runs.map(({ name, ms, peakMiB }) => ({ name, ms, peakMiB })),
+      sizes: instanceBackup.sizes,
+      peakMiB: instanceBackup.peakMiB,
+      maxPeakMiB: instanceBackup.maxPeakMiB,
+      met: instanceBackup.met,
+    },
     allTargetsMet:
       results.every((result) => result.missed.length === 0) &&
       consolePages.every((result) => result.missed.length === 0) &&
       memory.met &&
       idle.met &&
+      instanceBackup.met &&
       comparison.every((row) => row.met),
     totalSeconds: Number(totalSeconds.toFixed(1)),
   };
