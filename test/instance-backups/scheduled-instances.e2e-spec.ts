@@ -13,18 +13,20 @@ interface BackupRow {
   trigger: string;
   state: string;
   startedAt: Date;
+  deletedAt: Date | null;
 }
 
 /**
  * Two instances on one database, each with the schedule of a backup every minute: each
- * scheduled time makes one backup, by one of them. The queue checks its schedules every 30
- * seconds, so a scheduled time's job is made within 30 seconds of it: two backups of one
- * scheduled time would start less than 30 seconds apart, two of successive ones at least 30.
+ * scheduled time makes at most one backup, by one of them, so there are never more backups
+ * than scheduled times passed while both ran (a scheduled time's job is made within a minute
+ * of it, so the last one's may still be to come).
  */
 describe('the scheduled instance backup with two instances on one database', () => {
   let database: TestDatabase;
   let dirs: string[];
   let instances: TestApp[];
+  let bothRunningSince: number;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -40,6 +42,7 @@ describe('the scheduled instance backup with two instances on one database', () 
         ),
       );
     }
+    bothRunningSince = Date.now();
     const owner = await signUp(instances[0], { name: 'Ada' });
     await createEntity(instances[1], owner, 'Drill');
   });
@@ -52,7 +55,8 @@ describe('the scheduled instance backup with two instances on one database', () 
 
   const backups = (): Promise<BackupRow[]> =>
     instances[0].query<BackupRow>(
-      `SELECT name, trigger, state, started_at AS "startedAt" FROM instance_backups
+      `SELECT name, trigger, state, started_at AS "startedAt", deleted_at AS "deletedAt"
+       FROM instance_backups
        ORDER BY started_at`,
     );
 
@@ -66,14 +70,18 @@ describe('the scheduled instance backup with two instances on one database', () 
     await sleep(35_000);
     while ((await backups()).some((row) => row.state === 'running')) await sleep(500);
     const rows = await backups();
+    const scheduledTimes = Math.floor(Date.now() / 60_000) - Math.floor(bothRunningSince / 60_000);
     expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.length).toBeLessThanOrEqual(scheduledTimes);
     for (const row of rows) expect(row).toMatchObject({ trigger: 'schedule', state: 'completed' });
-    for (let i = 1; i < rows.length; i += 1) {
-      const apart = rows[i].startedAt.getTime() - rows[i - 1].startedAt.getTime();
-      expect(apart).toBeGreaterThanOrEqual(30_000);
-    }
-    // Each backup is in the directory of the instance that made it, and in no other.
+    expect(new Set(rows.map((row) => row.name)).size).toBe(rows.length);
+    // Each backup retention keeps is in the directory of the instance that made it, in no other.
     const files = (await Promise.all(dirs.map((dir) => readdir(dir)))).flat().sort();
-    expect(files).toEqual(rows.map((row) => row.name).sort());
+    expect(files).toEqual(
+      rows
+        .filter((row) => row.deletedAt === null)
+        .map((row) => row.name)
+        .sort(),
+    );
   }, 240_000);
 });
