@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,63 +8,16 @@ import { attachmentUrl, binary, uploadOk } from '../attachments/attachment-helpe
 import { as, createEntity } from '../support/api.js';
 import { signIn, signUp, type Session } from '../support/factories.js';
 import { startS3Server, type TestS3Server } from '../storage/s3-server.js';
+import { runCliCommand } from '../support/cli-command.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { tableCount } from './backup-helpers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const LOADER = path.join(ROOT, 'test', 'support', 'typescript-loader.mjs');
 /** The commands compile the application's sources as they load them: seconds a run. */
 const COMMAND_TIMEOUT_MS = 120_000;
 
-interface CommandResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run <command> -- <args>` from the TypeScript sources, with only these variables. */
-function runCommand(
-  command: 'backup' | 'restore',
-  args: string[],
-  env: Record<string, string>,
-): Promise<CommandResult> {
-  const child = spawn(
-    process.execPath,
-    ['--import', LOADER, path.join(ROOT, 'src', 'cli', `${command}.ts`), ...args],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        // The AWS SDK's notice of its future Node.js versions is not the command's output.
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function tableCount(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ count: string }>(
-      `SELECT count(*)::text AS count FROM information_schema.tables WHERE table_schema = 'public'`,
-    );
-    return Number(result.rows[0].count);
-  } finally {
-    await client.end();
-  }
-}
+const runCommand = (command: 'backup' | 'restore', args: string[], env: Record<string, string>) =>
+  runCliCommand(command, args, env);
 
 describe('npm run backup and npm run restore, through an S3 bucket', () => {
   let s3: TestS3Server;

@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generateX25519Identity } from 'age-encryption';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstanceBackupRefused } from '../../src/operations/instance-backups/instance-backup-format.js';
 import { restoreInstanceBackup } from '../../src/operations/instance-backups/instance-backup-reader.js';
@@ -15,20 +14,8 @@ import { attachmentUrl, binary, uploadOk } from '../attachments/attachment-helpe
 import { as, createEntity } from '../support/api.js';
 import { signIn, signUp } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { tableCount } from './backup-helpers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-
-async function tableCount(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ count: string }>(
-      `SELECT count(*)::text AS count FROM information_schema.tables WHERE table_schema = 'public'`,
-    );
-    return Number(result.rows[0].count);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('encrypted instance backups', () => {
   let original: TestApp;

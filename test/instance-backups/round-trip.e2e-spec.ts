@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   InstanceBackupRefused,
@@ -20,20 +19,8 @@ import { attachmentUrl, binary, uploadOk } from '../attachments/attachment-helpe
 import { as, createEntity } from '../support/api.js';
 import { signIn, signUp, type Session } from '../support/factories.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { tableCount } from './backup-helpers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-
-async function tableCount(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ count: string }>(
-      `SELECT count(*)::text AS count FROM information_schema.tables WHERE table_schema = 'public'`,
-    );
-    return Number(result.rows[0].count);
-  } finally {
-    await client.end();
-  }
-}
 
 /** What a user sees of their instance: entities, tree, statistics, attachment bytes. */
 async function view(trove: TestApp, session: Session, entityId: string, attachmentId: string) {

@@ -1,43 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, signUp, uniqueEmail } from '../support/factories.js';
+import { runCliCommand } from '../support/cli-command.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { INVALID_LINK, PUBLIC_BASE, tokenOf } from './password-reset-helpers.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const LOADER = path.join(ROOT, 'test', 'support', 'typescript-loader.mjs');
-const COMMAND = path.join(ROOT, 'src', 'cli', 'reset-password.ts');
 /** The command compiles the application's sources as it loads them: a few seconds a run. */
 const COMMAND_TIMEOUT_MS = 90_000;
 
-interface CommandResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `npm run reset-password -- <args>` from the TypeScript sources (the loader the Trove
- * process tests use), with only these variables.
- */
-function runCommand(args: string[], env: Record<string, string>): Promise<CommandResult> {
-  const child = spawn(process.execPath, ['--import', LOADER, COMMAND, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs `npm run reset-password -- <args>` with only these variables. */
+const runCommand = (args: string[], env: Record<string, string>) =>
+  runCliCommand('reset-password', args, env);
 
 describe('npm run reset-password', () => {
   let trove: TestApp;

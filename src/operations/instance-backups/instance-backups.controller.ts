@@ -4,10 +4,10 @@ import { InstanceAdminOnly } from '../../identity/admin/instance-admin.decorator
 import { ApiAuth } from '../../identity/auth/decorators/api-auth.decorator.js';
 import { ApiErrors } from '../../platform/http/api-errors.decorator.js';
 import {
-  DEFAULT_BACKUP_PAGE_SIZE,
-  InstanceBackupListQueryDto,
-  InstanceBackupPageDto,
-} from './dto/instance-backup.dto.js';
+  AdminPageQueryDto,
+  DEFAULT_ADMIN_PAGE_SIZE,
+} from '../../identity/admin/dto/admin-list.query.dto.js';
+import { InstanceBackupPageDto } from './dto/instance-backup.dto.js';
 import { InstanceBackupsService } from './instance-backups.service.js';
 
 /** The instance administrators' list of instance backups. */
@@ -26,7 +26,7 @@ export class InstanceBackupsController {
   })
   @ApiOkResponse({ type: InstanceBackupPageDto })
   @ApiErrors(422)
-  list(@Query() query: InstanceBackupListQueryDto): Promise<InstanceBackupPageDto> {
-    return this.backups.list(query.page ?? 1, query.pageSize ?? DEFAULT_BACKUP_PAGE_SIZE);
+  list(@Query() query: AdminPageQueryDto): Promise<InstanceBackupPageDto> {
+    return this.backups.list(query.page ?? 1, query.pageSize ?? DEFAULT_ADMIN_PAGE_SIZE);
   }
 }

@@ -2,7 +2,10 @@ import { Body, ForbiddenException, Get, HttpCode, Post, Query, Res } from '@nest
 import type { Response } from 'express';
 import { AccountsService } from '../../identity/accounts/accounts.service.js';
 import { AdminService } from '../../identity/admin/admin.service.js';
-import { AdminListQueryDto } from '../../identity/admin/dto/admin-list.query.dto.js';
+import {
+  AdminListQueryDto,
+  AdminPageQueryDto,
+} from '../../identity/admin/dto/admin-list.query.dto.js';
 import { InstanceAdminOnly } from '../../identity/admin/instance-admin.decorator.js';
 import type { AuthIdentity, AuthUser } from '../../identity/auth/auth-user.js';
 import {
@@ -18,7 +21,6 @@ import { GroupInvitationsService } from '../../identity/groups/group-invitations
 import { GroupsService } from '../../identity/groups/groups.service.js';
 import { UuidParam } from '../../platform/http/validation/uuid-param.decorator.js';
 import { Page } from '../pages/page.decorator.js';
-import { InstanceBackupListQueryDto } from '../../operations/instance-backups/dto/instance-backup.dto.js';
 import { InstanceBackupsService } from '../../operations/instance-backups/instance-backups.service.js';
 import {
   adminBackupsPage,
@@ -212,7 +214,7 @@ export class AdminPagesController {
     @CurrentUser() user: AuthUser,
     @Query() query: Record<string, unknown>,
   ): Promise<string> {
-    const list = await checked(InstanceBackupListQueryDto, {
+    const list = await checked(AdminPageQueryDto, {
       page: typeof query.page === 'string' ? query.page : undefined,
       pageSize: String(ADMIN_PAGE_SIZE),
     });

@@ -6,17 +6,8 @@ import { toIntegerQuery } from '../../../platform/http/validation/query-values.j
 export const DEFAULT_ADMIN_PAGE_SIZE = 50;
 export const MAX_ADMIN_PAGE_SIZE = 100;
 
-/** The query of the instance administrators' lists of users and of groups. */
-export class AdminListQueryDto {
-  @ApiPropertyOptional({
-    maxLength: 255,
-    description: 'Only those whose name (or, for users, e-mail address) contains this, any case',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  q?: string;
-
+/** The paging of the instance administrators' lists (users, groups, instance backups). */
+export class AdminPageQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, default: 1 })
   @IsOptional()
   @Transform(toIntegerQuery)
@@ -37,4 +28,16 @@ export class AdminListQueryDto {
   @Min(1)
   @Max(MAX_ADMIN_PAGE_SIZE)
   pageSize?: number;
+}
+
+/** The query of the instance administrators' lists of users and of groups. */
+export class AdminListQueryDto extends AdminPageQueryDto {
+  @ApiPropertyOptional({
+    maxLength: 255,
+    description: 'Only those whose name (or, for users, e-mail address) contains this, any case',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  q?: string;
 }

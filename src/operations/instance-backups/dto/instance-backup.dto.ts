@@ -1,35 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { toIntegerQuery } from '../../../platform/http/validation/query-values.js';
+import { ApiProperty } from '@nestjs/swagger';
 import type { InstanceBackupRow } from '../instance-backup.repository.js';
-
-export const DEFAULT_BACKUP_PAGE_SIZE = 50;
-export const MAX_BACKUP_PAGE_SIZE = 100;
-
-/** The query of the instance administrators' list of instance backups. */
-export class InstanceBackupListQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, default: 1 })
-  @IsOptional()
-  @Transform(toIntegerQuery)
-  @IsInt()
-  @Min(1)
-  @Max(10000)
-  page?: number;
-
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_BACKUP_PAGE_SIZE,
-    default: DEFAULT_BACKUP_PAGE_SIZE,
-  })
-  @IsOptional()
-  @Transform(toIntegerQuery)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_BACKUP_PAGE_SIZE)
-  pageSize?: number;
-}
 
 /** One instance backup, as the instance administrators see it. */
 export class InstanceBackupDto {
